@@ -1,0 +1,238 @@
+import type {Protocol} from '../../protocol/index.js';
+import {CdpConnection} from '../cdp/CdpConnection.js';
+import type {BrowserEndpoint} from '../cdp/launcher.js';
+import {deferred, withTimeout, type Deferred} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import {Page} from './Page.js';
+
+/** Process-wide page id counter: ids are never reused, not even across reconnects. */
+let nextPageId = 1;
+
+/** Targets that are browser chrome rather than web content. */
+function isHiddenUrl(url: string): boolean {
+  return (
+    (url.startsWith('chrome://') && !url.startsWith('chrome://newtab')) ||
+    url.startsWith('chrome-untrusted://') ||
+    url.startsWith('devtools://')
+  );
+}
+
+/**
+ * The browser we drive: one CDP connection, every page target auto-attached
+ * through a flat session (paused on start, so nothing runs before we listen),
+ * the selected page, and named isolated contexts.
+ */
+export class Browser {
+  readonly #pages = new Map<string, Page>();
+  readonly #waiters = new Map<string, Deferred<Page>>();
+  readonly #contextNames = new Map<string, string>();
+  #selected: Page | undefined;
+  #selectionNote: string | undefined;
+  #disconnected = false;
+  #autoContextCounter = 1;
+  #defaultContextId: string | undefined;
+
+  private constructor(
+    readonly connection: CdpConnection,
+    readonly endpoint: BrowserEndpoint,
+  ) {}
+
+  static async connect(endpoint: BrowserEndpoint, wsHeaders?: Record<string, string>): Promise<Browser> {
+    const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
+    const browser = new Browser(connection, endpoint);
+    try {
+      await browser.#init();
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+    return browser;
+  }
+
+  get connected(): boolean {
+    return !this.#disconnected && !this.connection.closed;
+  }
+
+  async #init(): Promise<void> {
+    const c = this.connection;
+    c.onClose(() => {
+      this.#disconnected = true;
+      for (const page of this.#pages.values()) {
+        page.dispose();
+      }
+    });
+    c.on('Target.attachedToTarget', params => this.#onAttached(params));
+    c.on('Target.detachedFromTarget', ({sessionId, targetId}) => {
+      const page = targetId ? this.#pages.get(targetId) : [...this.#pages.values()].find(p => p.session.id === sessionId);
+      if (page && page.session.id === sessionId) {
+        this.#removePage(page);
+      }
+    });
+    c.on('Target.targetInfoChanged', ({targetInfo}) => {
+      this.#pages.get(targetInfo.targetId)?.updateTargetInfo(targetInfo);
+    });
+    c.on('Target.targetDestroyed', ({targetId}) => {
+      const page = this.#pages.get(targetId);
+      if (page) {
+        this.#removePage(page);
+      }
+    });
+    c.on('Target.targetCrashed', ({targetId}) => {
+      const page = this.#pages.get(targetId);
+      if (page) {
+        page.crashed = true;
+      }
+    });
+    const contexts = await c.send('Target.getBrowserContexts').catch(() => undefined);
+    this.#defaultContextId = contexts?.defaultBrowserContextId;
+    await c.send('Target.setDiscoverTargets', {discover: true});
+    await c.send('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
+    // Existing pages are attached by setAutoAttach; wait until they are set up.
+    const {targetInfos} = await c.send('Target.getTargets');
+    const pages = targetInfos.filter(t => t.type === 'page' && !isHiddenUrl(t.url));
+    await Promise.all(pages.map(t => this.#waitForPage(t.targetId, 10_000).catch(() => undefined)));
+    this.#selected = this.pages()[0];
+  }
+
+  #onAttached({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
+    const c = this.connection;
+    if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {
+      // Not ours to drive: let it run and let go of it.
+      void (async () => {
+        if (waitingForDebugger) {
+          await c.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+        }
+        await c.send('Target.detachFromTarget', {sessionId}).catch(() => undefined);
+      })();
+      return;
+    }
+    const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
+    const contextName = this.#contextNameFor(targetInfo.browserContextId);
+    const page = new Page(nextPageId++, session, targetInfo, contextName);
+    this.#pages.set(targetInfo.targetId, page);
+    void page.init(waitingForDebugger).then(() => {
+      const waiter = this.#waiters.get(targetInfo.targetId);
+      this.#waiters.delete(targetInfo.targetId);
+      waiter?.resolve(page);
+    });
+    debug(`page ${page.id} attached: ${targetInfo.url}`);
+  }
+
+  #contextNameFor(browserContextId: string | undefined): string | undefined {
+    if (!browserContextId || browserContextId === this.#defaultContextId || !this.#defaultContextId) {
+      return undefined;
+    }
+    for (const [name, id] of this.#contextNames) {
+      if (id === browserContextId) {
+        return name;
+      }
+    }
+    // A context created outside this server gets a generated name.
+    const name = `isolated-context-${this.#autoContextCounter++}`;
+    this.#contextNames.set(name, browserContextId);
+    return name;
+  }
+
+  #removePage(page: Page): void {
+    if (this.#pages.get(page.targetId) !== page) {
+      return;
+    }
+    this.#pages.delete(page.targetId);
+    page.dispose();
+    if (this.#selected === page) {
+      this.#selected = undefined;
+      const next = this.pages()[0];
+      if (next) {
+        this.#selected = next;
+        this.#selectionNote = `Note: the previously selected page was closed. Page ${next.id} is now selected.`;
+      }
+    }
+  }
+
+  #waitForPage(targetId: string, timeoutMs: number): Promise<Page> {
+    const existing = this.#pages.get(targetId);
+    if (existing) {
+      return existing.ready.then(() => existing);
+    }
+    let waiter = this.#waiters.get(targetId);
+    if (!waiter) {
+      waiter = deferred<Page>();
+      this.#waiters.set(targetId, waiter);
+    }
+    return withTimeout(waiter.promise, timeoutMs, `The new page did not attach within ${timeoutMs} ms.`);
+  }
+
+  /** Open pages in id order. */
+  pages(): Page[] {
+    return [...this.#pages.values()].filter(p => !p.closed).sort((a, b) => a.id - b.id);
+  }
+
+  /** The page tools act on when no pageId is given. */
+  getSelectedPage(): Page {
+    if (this.#selected && !this.#selected.closed) {
+      return this.#selected;
+    }
+    const first = this.pages()[0];
+    if (first) {
+      this.#selected = first;
+      return first;
+    }
+    throw new Error('No page is open. Call new_page to open one.');
+  }
+
+  findSelectedPage(): Page | undefined {
+    return this.#selected && !this.#selected.closed ? this.#selected : undefined;
+  }
+
+  getPageById(id: number): Page {
+    const page = this.pages().find(p => p.id === id);
+    if (!page) {
+      const ids = this.pages().map(p => p.id);
+      throw new Error(
+        `No page found with id ${id}. Open pages: ${ids.length ? ids.join(', ') : 'none'}. Call list_pages to see them.`,
+      );
+    }
+    return page;
+  }
+
+  selectPage(page: Page): void {
+    this.#selected = page;
+  }
+
+  /** One-shot note about a selection fallback, shown before the next page list. */
+  takeSelectionNote(): string | undefined {
+    const note = this.#selectionNote;
+    this.#selectionNote = undefined;
+    return note;
+  }
+
+  async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<Page> {
+    let browserContextId: string | undefined;
+    if (options.isolatedContext) {
+      browserContextId = this.#contextNames.get(options.isolatedContext);
+      if (!browserContextId) {
+        ({browserContextId} = await this.connection.send('Target.createBrowserContext', {}));
+        this.#contextNames.set(options.isolatedContext, browserContextId);
+      }
+    }
+    const {targetId} = await this.connection.send('Target.createTarget', {
+      url: 'about:blank',
+      background: options.background ?? false,
+      ...(browserContextId ? {browserContextId} : {}),
+    });
+    const page = await this.#waitForPage(targetId, 10_000);
+    this.#selected = page;
+    return page;
+  }
+
+  async closePage(page: Page): Promise<void> {
+    await this.connection.send('Target.closeTarget', {targetId: page.targetId});
+    this.#removePage(page);
+  }
+
+  /** Closes the connection; the browser itself is killed only when we launched it. */
+  async close(): Promise<void> {
+    await this.connection.close();
+    await this.endpoint.kill();
+  }
+}

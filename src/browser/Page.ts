@@ -1,0 +1,220 @@
+import type {Protocol} from '../../protocol/index.js';
+import type {CdpSession} from '../cdp/CdpConnection.js';
+import {deferred, type Deferred} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import {PROBE_SOURCE} from './probe.js';
+
+export type DialogType = Protocol.Page.DialogType;
+
+/** A JavaScript dialog the page opened and nobody has answered yet. */
+export interface OpenDialog {
+  type: DialogType;
+  message: string;
+  defaultPrompt?: string;
+}
+
+/** Per-page emulation state; shown on responses of page-scoped tools. */
+export interface EmulationState {
+  networkConditions?: string;
+  cpuThrottlingRate?: number;
+}
+
+/** An element of the latest snapshot, resolved to a JS object in its frame. */
+export interface ResolvedElement {
+  session: CdpSession;
+  objectId: string;
+  backendNodeId: number;
+  /** Frame (execution context owner) the object lives in. */
+  frameId: string;
+}
+
+/** Maps snapshot uids to live elements; provided by the snapshot layer. */
+export interface ElementResolver {
+  resolve(uid: string): Promise<ResolvedElement>;
+}
+
+/**
+ * One browser tab we track: its flat CDP session, the main frame's current
+ * document, its open dialog and the state tools keep per page.
+ */
+export class Page {
+  url: string;
+  title: string;
+  /** The main frame's current document (changes on every cross-document navigation). */
+  loaderId = '';
+  /** Loader ids whose `load` lifecycle event has fired. */
+  readonly loadedLoaders = new Set<string>();
+  dialog: OpenDialog | undefined;
+  crashed = false;
+  closed = false;
+  readonly emulation: EmulationState = {};
+  /** Set once a snapshot has been taken on this page. */
+  elements: ElementResolver | undefined;
+  readonly #ready: Deferred<void> = deferred<void>();
+  readonly #unsubscribe: Array<() => void> = [];
+  #probeLoader = '';
+
+  constructor(
+    readonly id: number,
+    readonly session: CdpSession,
+    targetInfo: Protocol.Target.TargetInfo,
+    readonly contextName: string | undefined,
+  ) {
+    this.url = targetInfo.url;
+    this.title = targetInfo.title;
+    this.browserContextId = targetInfo.browserContextId;
+    this.#listen();
+  }
+
+  readonly browserContextId: string | undefined;
+
+  get targetId(): string {
+    return this.session.targetId;
+  }
+
+  /** For page targets the main frame id equals the target id. */
+  get mainFrameId(): string {
+    return this.session.targetId;
+  }
+
+  /** Resolves once the session is set up (domains enabled, frame tree read). */
+  get ready(): Promise<void> {
+    return this.#ready.promise;
+  }
+
+  /**
+   * Enables what we need, then lets a target that waits for the debugger run.
+   * Page.enable must precede the resume: a dialog opened before it wedges the page.
+   */
+  async init(waitingForDebugger: boolean): Promise<void> {
+    const s = this.session;
+    try {
+      const enabled = Promise.all([
+        s.send('Page.enable', {}),
+        s.send('Page.setLifecycleEventsEnabled', {enabled: true}),
+        s.send('Runtime.enable'),
+        s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
+        s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
+      ]);
+      const tree = s.send('Page.getFrameTree');
+      if (waitingForDebugger) {
+        void s.trySend('Runtime.runIfWaitingForDebugger');
+      }
+      await enabled;
+      const {frameTree} = await tree;
+      this.loaderId ||= frameTree.frame.loaderId;
+      this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      this.#ready.resolve();
+    } catch (error) {
+      debug(`page ${this.id} init failed`, error);
+      this.#ready.resolve();
+      if (waitingForDebugger) {
+        void s.trySend('Runtime.runIfWaitingForDebugger');
+      }
+    }
+  }
+
+  /** Updates from Target.targetInfoChanged. */
+  updateTargetInfo(info: Protocol.Target.TargetInfo): void {
+    this.url = info.url;
+    this.title = info.title;
+  }
+
+  /** Label used in page lists: `<title> (<url>)`, or the URL when there is no real title. */
+  get displayTitle(): string {
+    const title = this.title;
+    if (!title || title === this.url || this.url.endsWith(title) || title === 'about:blank') {
+      return '';
+    }
+    return title;
+  }
+
+  /** Throws when an unanswered dialog blocks the page. */
+  throwIfDialogOpen(): void {
+    if (this.dialog) {
+      throw new Error(
+        `A dialog is open (${this.dialog.type}: ${this.dialog.message}). Call handle_dialog to accept or dismiss it first.`,
+      );
+    }
+  }
+
+  /**
+   * Makes sure the in-page probe (mutation counter used to notice DOM changes
+   * after an action) exists in the current document, and returns its mutation
+   * count. Pages we attached to after load lack the on-new-document script.
+   */
+  async markMutations(): Promise<number | undefined> {
+    const install = this.#probeLoader === this.loaderId ? '' : `${PROBE_SOURCE};`;
+    const result = await this.session.trySend(
+      'Runtime.evaluate',
+      {expression: `${install}globalThis[Symbol.for('cdp-mcp.probe')]?.count()`, returnByValue: true},
+      2_000,
+    );
+    if (result && !result.exceptionDetails) {
+      this.#probeLoader = this.loaderId;
+      return result.result.value as number | undefined;
+    }
+    return undefined;
+  }
+
+  /** Resolves uids for evaluate_script args: all must live in one frame. */
+  async resolveElementsForEvaluation(uids: string[]): Promise<{session: CdpSession; objectIds: string[]}> {
+    if (!this.elements) {
+      throw new Error(`No snapshot found for page ${this.id}. Use take_snapshot to capture one.`);
+    }
+    const elements = this.elements;
+    const resolved = await Promise.all(uids.map(uid => elements.resolve(uid)));
+    const frames = new Set(resolved.map(r => r.frameId));
+    if (frames.size > 1) {
+      throw new Error("Elements from different frames can't be evaluated together.");
+    }
+    return {session: resolved[0]?.session ?? this.session, objectIds: resolved.map(r => r.objectId)};
+  }
+
+  dispose(): void {
+    this.closed = true;
+    for (const off of this.#unsubscribe) {
+      off();
+    }
+    this.#unsubscribe.length = 0;
+  }
+
+  #listen(): void {
+    const s = this.session;
+    this.#unsubscribe.push(
+      s.on('Page.frameNavigated', ({frame}) => {
+        if (frame.parentId === undefined && frame.id === this.mainFrameId) {
+          this.loaderId = frame.loaderId;
+          this.url = frame.url + (frame.urlFragment ?? '');
+          // A navigation closes any dialog of the previous document.
+          this.dialog = undefined;
+        }
+      }),
+      s.on('Page.navigatedWithinDocument', ({frameId, url}) => {
+        if (frameId === this.mainFrameId) {
+          this.url = url;
+        }
+      }),
+      s.on('Page.lifecycleEvent', ({frameId, loaderId, name}) => {
+        if (frameId === this.mainFrameId && name === 'load') {
+          this.loadedLoaders.add(loaderId);
+          if (this.loadedLoaders.size > 20) {
+            const first = this.loadedLoaders.values().next().value;
+            if (first !== undefined) {
+              this.loadedLoaders.delete(first);
+            }
+          }
+        }
+      }),
+      s.on('Page.javascriptDialogOpening', params => {
+        this.dialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
+      }),
+      s.on('Page.javascriptDialogClosed', () => {
+        this.dialog = undefined;
+      }),
+      s.on('Inspector.targetCrashed', () => {
+        this.crashed = true;
+      }),
+    );
+  }
+}

@@ -1,0 +1,272 @@
+import {CdpTimeoutError} from '../cdp/errors.js';
+import {deferred, errorMessage, TimeoutError, withTimeout} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import type {DialogType, OpenDialog, Page} from './Page.js';
+
+/** Network presets slow navigation down by these factors (same as the reference). */
+const NETWORK_MULTIPLIER: Record<string, number> = {'Fast 4G': 1, 'Slow 4G': 2.5, 'Fast 3G': 5, 'Slow 3G': 10};
+
+export const NAVIGATION_TIMEOUT_MS = 10_000;
+/** How long the DOM must stay unchanged (after a change) to count as settled. */
+const QUIET_WINDOW_MS = 50;
+/** Upper bound of the DOM-settle wait. */
+const SETTLE_CAP_MS = 3_000;
+/** Bound of the navigation an action may start. */
+const ACTION_NAVIGATION_MS = 3_000;
+
+export function cpuMultiplier(page: Page): number {
+  return Math.max(1, page.emulation.cpuThrottlingRate ?? 1);
+}
+
+export function networkMultiplier(page: Page): number {
+  return NETWORK_MULTIPLIER[page.emulation.networkConditions ?? ''] ?? 1;
+}
+
+export function defaultNavigationTimeout(page: Page): number {
+  return NAVIGATION_TIMEOUT_MS * networkMultiplier(page) * cpuMultiplier(page);
+}
+
+/** What to do with a dialog opened during the action: an action per type, or one for all. */
+export type DialogPolicy = string | Partial<Record<DialogType, string>>;
+
+export interface SettleOptions {
+  /** Bound of a navigation the action starts. */
+  timeout?: number;
+  /** Wait for the DOM to stop changing (default true). */
+  waitForStableDom?: boolean;
+  handleDialog?: DialogPolicy;
+  /** Throw when the navigation does not finish in time (navigate_page); otherwise it is only logged. */
+  navigationMustFinish?: boolean;
+}
+
+export interface SettleResult {
+  /** The page URL after the action, when it differs from before. */
+  navigatedToUrl?: string;
+  /** A dialog that opened during the action and is still open. */
+  dialog?: OpenDialog;
+  /** The dialog we answered automatically, if any. */
+  handledDialog?: {dialog: OpenDialog; action: string};
+}
+
+/**
+ * Watches the main frame of a page from before an action until its effects
+ * are over: a navigation that starts (renderer- or browser-initiated), the new
+ * document reaching `load`, and dialogs that open meanwhile.
+ */
+export class NavigationWatcher {
+  readonly started = deferred<void>();
+  readonly finished = deferred<void>();
+  readonly dialog = deferred<OpenDialog>();
+  #committedLoader: string | undefined;
+  #expectedLoader: string | undefined;
+  readonly #loaderBefore: string;
+  readonly #off: Array<() => void> = [];
+
+  constructor(
+    readonly page: Page,
+    policy?: DialogPolicy,
+    readonly onDialogHandled?: (dialog: OpenDialog, action: string) => void,
+  ) {
+    const s = page.session;
+    const main = page.mainFrameId;
+    this.#loaderBefore = page.loaderId;
+    this.#off.push(
+      s.on('Page.frameRequestedNavigation', ({frameId}) => {
+        if (frameId === main) {
+          this.started.resolve();
+        }
+      }),
+      s.on('Page.frameStartedNavigating', ({frameId, navigationType, loaderId}) => {
+        if (frameId === main && navigationType !== 'sameDocument' && navigationType !== 'historySameDocument') {
+          this.#expectedLoader = loaderId;
+          this.started.resolve();
+        }
+      }),
+      s.on('Page.frameNavigated', ({frame, type}) => {
+        if (frame.id !== main || frame.loaderId === this.#loaderBefore) {
+          return;
+        }
+        this.#committedLoader = frame.loaderId;
+        this.started.resolve();
+        if (type === 'BackForwardCacheRestore' || page.loadedLoaders.has(frame.loaderId)) {
+          this.finished.resolve();
+        }
+      }),
+      s.on('Page.navigatedWithinDocument', ({frameId}) => {
+        if (frameId === main && !this.started.settled) {
+          // Same-document navigations finish immediately.
+          this.#sameDocument = true;
+        }
+      }),
+      s.on('Page.lifecycleEvent', ({frameId, loaderId, name}) => {
+        if (frameId === main && name === 'load' && loaderId !== this.#loaderBefore) {
+          if (!this.#committedLoader || loaderId === this.#committedLoader) {
+            this.finished.resolve();
+          }
+        }
+      }),
+      s.on('Page.frameStoppedLoading', ({frameId}) => {
+        // A navigation that never commits (204, download, cancelled) ends here.
+        if (frameId === main && this.started.settled && !this.#committedLoader) {
+          this.finished.resolve();
+        }
+      }),
+      s.on('Page.javascriptDialogOpening', params => {
+        const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
+        const action = typeof policy === 'string' ? policy : policy?.[params.type];
+        if (action !== undefined) {
+          const accept = action !== 'dismiss';
+          const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
+          void s.trySend('Page.handleJavaScriptDialog', {accept, ...(promptText !== undefined ? {promptText} : {})});
+          onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : 'accept');
+        } else {
+          this.dialog.resolve(dialog);
+        }
+      }),
+      s.onDetached(() => {
+        this.finished.reject(new Error('The page was closed.'));
+        this.started.resolve();
+      }),
+    );
+  }
+
+  #sameDocument = false;
+
+  get sameDocument(): boolean {
+    return this.#sameDocument;
+  }
+
+  /** Loader id of a navigation known to be under way (from Page.navigate). */
+  expectLoader(loaderId: string): void {
+    this.#expectedLoader = loaderId;
+    if (this.page.loadedLoaders.has(loaderId)) {
+      this.finished.resolve();
+    }
+  }
+
+  get expectedLoader(): string | undefined {
+    return this.#expectedLoader;
+  }
+
+  dispose(): void {
+    for (const off of this.#off) {
+      off();
+    }
+  }
+}
+
+/**
+ * Runs an action on a page and waits for what it caused, and only that: a
+ * navigation it started (until the new document's load), a dialog it opened
+ * (reported, never waited on), and DOM changes (until quiet). When the action
+ * changed nothing, this returns as soon as the page confirms it.
+ */
+export async function runAndSettle<T>(
+  page: Page,
+  action: (watcher: NavigationWatcher) => Promise<T>,
+  options: SettleOptions = {},
+): Promise<{value: T | undefined; settle: SettleResult}> {
+  const cpu = cpuMultiplier(page);
+  const urlBefore = page.url;
+  const result: SettleResult = {};
+  const watcher = new NavigationWatcher(page, options.handleDialog, (dialog, action) => {
+    result.handledDialog = {dialog, action};
+  });
+  try {
+    const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
+    let value: T | undefined;
+    // The action itself may block on a dialog it opened (Runtime.evaluate and
+    // Input.dispatch* do not answer while an alert is up): stop waiting then.
+    const actionPromise = action(watcher);
+    const outcome = await Promise.race([
+      actionPromise.then(v => ({kind: 'done' as const, v})),
+      watcher.dialog.promise.then(d => ({kind: 'dialog' as const, d})),
+    ]);
+    if (outcome.kind === 'dialog') {
+      actionPromise.catch(error => debug('action settled after dialog', errorMessage(error)));
+      result.dialog = outcome.d;
+      return {value: undefined, settle: finish(page, urlBefore, result)};
+    }
+    value = outcome.v;
+    const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
+    if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
+      // Wait for the DOM to settle, unless a navigation or dialog interrupts.
+      const settled = page.session
+        .send(
+          'Runtime.evaluate',
+          {
+            expression: `globalThis[Symbol.for('cdp-mcp.probe')]?.settle(${mark}, ${QUIET_WINDOW_MS * cpu}, ${SETTLE_CAP_MS * cpu})`,
+            awaitPromise: true,
+            returnByValue: true,
+          },
+          SETTLE_CAP_MS * cpu + 2_000,
+        )
+        .catch(() => undefined);
+      await Promise.race([settled, watcher.started.promise, watcher.dialog.promise]);
+    }
+    if (watcher.dialog.settled) {
+      result.dialog = await watcher.dialog.promise;
+    } else if (watcher.started.settled && !watcher.sameDocument) {
+      const finished = await Promise.race([
+        withTimeout(watcher.finished.promise, navTimeout, `Navigation timeout of ${navTimeout} ms exceeded`).then(
+          () => 'ok' as const,
+          (error: unknown) => error,
+        ),
+        watcher.dialog.promise.then(d => ({dialog: d})),
+      ]);
+      if (finished !== 'ok') {
+        if (finished && typeof finished === 'object' && 'dialog' in finished) {
+          result.dialog = (finished as {dialog: OpenDialog}).dialog;
+        } else if (options.navigationMustFinish) {
+          throw finished;
+        } else {
+          debug('navigation after action did not finish', errorMessage(finished));
+        }
+      }
+    }
+    return {value, settle: finish(page, urlBefore, result)};
+  } finally {
+    watcher.dispose();
+  }
+}
+
+function finish(page: Page, urlBefore: string, result: SettleResult): SettleResult {
+  if (page.url !== urlBefore) {
+    result.navigatedToUrl = page.url;
+  }
+  return result;
+}
+
+/** Navigates the main frame and waits for the new document's load. Failures come back as `error`. */
+export async function navigate(
+  page: Page,
+  url: string,
+  options: {timeout?: number; handleDialog?: DialogPolicy},
+): Promise<SettleResult & {error?: string}> {
+  const timeout = options.timeout ?? defaultNavigationTimeout(page);
+  try {
+    const {settle} = await runAndSettle(
+      page,
+      async watcher => {
+        const response = await page.session.send('Page.navigate', {url}, timeout);
+        if (response.errorText) {
+          throw new Error(`${response.errorText} at ${url}`);
+        }
+        if (response.loaderId) {
+          watcher.expectLoader(response.loaderId);
+          watcher.started.resolve();
+        }
+      },
+      {timeout, handleDialog: options.handleDialog, navigationMustFinish: true, waitForStableDom: false},
+    );
+    return settle;
+  } catch (error) {
+    return {error: asNavigationError(error, timeout)};
+  }
+}
+
+export function asNavigationError(error: unknown, timeout: number): string {
+  return error instanceof TimeoutError || error instanceof CdpTimeoutError
+    ? `Navigation timeout of ${timeout} ms exceeded`
+    : errorMessage(error);
+}

@@ -1,0 +1,307 @@
+import CDP from 'chrome-remote-interface';
+import {readFileSync} from 'node:fs';
+
+import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '../../protocol/index.js';
+import {debug} from '../util/logger.js';
+import {openHeaderSocket} from './headerSocket.js';
+import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError, TargetClosedError} from './errors.js';
+
+/** Default bound of a single CDP command. Long operations pass their own. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
+
+/** The raw message-level client we need; chrome-remote-interface provides it. */
+export interface RawClient {
+  send(
+    method: string,
+    params: object,
+    sessionId: string | undefined,
+    callback: (error: unknown, result: unknown) => void,
+  ): void;
+  on(event: 'event', listener: (message: RawEvent) => void): unknown;
+  on(event: 'disconnect', listener: () => void): unknown;
+  close(): Promise<void>;
+}
+
+export interface RawEvent {
+  method: string;
+  params: unknown;
+  sessionId?: string;
+}
+
+type Listener = (params: never) => void;
+
+interface Pending {
+  method: string;
+  sessionId: string | undefined;
+  reject: (error: Error) => void;
+}
+
+let cachedProtocol: object | undefined;
+function pinnedProtocol(): object {
+  cachedProtocol ??= JSON.parse(
+    readFileSync(new URL('../../../protocol/protocol.json', import.meta.url), 'utf8'),
+  ) as object;
+  return cachedProtocol;
+}
+
+/**
+ * One WebSocket connection to the browser target. Sessions of page and frame
+ * targets are multiplexed on it (flat mode). Adds what chrome-remote-interface
+ * lacks: a timeout on every command, rejection of pending commands when their
+ * target detaches or the socket closes, and typed per-session event routing.
+ */
+export class CdpConnection {
+  readonly #client: RawClient;
+  readonly #pending = new Map<number, Pending>();
+  readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #sessions = new Map<string, CdpSession>();
+  readonly #closeHandlers = new Set<() => void>();
+  #nextId = 1;
+  #closed = false;
+
+  static async connect(wsUrl: string, headers?: Record<string, string>): Promise<CdpConnection> {
+    const client: RawClient = headers
+      ? await openHeaderSocket(wsUrl, headers)
+      : ((await CDP({target: wsUrl, local: true, protocol: pinnedProtocol() as CDP.Protocol})) as unknown as RawClient);
+    return new CdpConnection(client);
+  }
+
+  constructor(client: RawClient) {
+    this.#client = client;
+    client.on('event', message => this.#dispatch(message));
+    client.on('disconnect', () => this.#onDisconnect());
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends a command to the browser target, or to a session when `sessionId` is given. */
+  send<M extends CdpCommand>(
+    method: M,
+    params?: CdpParams<M>,
+    sessionId?: string,
+    timeoutMs: number = DEFAULT_COMMAND_TIMEOUT_MS,
+  ): Promise<CdpResult<M>> {
+    if (this.#closed) {
+      return Promise.reject(new ConnectionClosedError(`${method}: the browser connection is closed.`));
+    }
+    if (sessionId !== undefined && this.#sessions.get(sessionId)?.detached) {
+      return Promise.reject(new TargetClosedError(`${method}: the target has closed.`));
+    }
+    const id = this.#nextId++;
+    return new Promise<CdpResult<M>>((resolve, reject) => {
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              this.#pending.delete(id);
+              reject(new CdpTimeoutError(`${method} got no answer from Chrome within ${timeoutMs} ms.`));
+            }, timeoutMs)
+          : undefined;
+      timer?.unref();
+      this.#pending.set(id, {
+        method,
+        sessionId,
+        reject: error => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      this.#client.send(method, params ?? {}, sessionId, (error, result) => {
+        if (!this.#pending.delete(id)) {
+          return; // Timed out or rejected already.
+        }
+        clearTimeout(timer);
+        if (error === true) {
+          const e = result as {code?: number; message?: string; data?: string};
+          reject(new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data));
+        } else if (error) {
+          reject(
+            error instanceof Error && /closed/i.test(error.message)
+              ? new ConnectionClosedError(`${method}: the browser connection is closed.`)
+              : (error as Error),
+          );
+        } else {
+          resolve(result as CdpResult<M>);
+        }
+      });
+    });
+  }
+
+  /** Subscribes to a browser-level event. Returns the unsubscribe function. */
+  on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {
+    return this.#subscribe(event, listener as Listener);
+  }
+
+  /** The session object for an attached target (created on first use). */
+  session(sessionId: string, targetId: string, type: string): CdpSession {
+    let session = this.#sessions.get(sessionId);
+    if (!session) {
+      session = new CdpSession(this, sessionId, targetId, type);
+      this.#sessions.set(sessionId, session);
+    }
+    return session;
+  }
+
+  findSession(sessionId: string): CdpSession | undefined {
+    return this.#sessions.get(sessionId);
+  }
+
+  onClose(handler: () => void): () => void {
+    this.#closeHandlers.add(handler);
+    return () => this.#closeHandlers.delete(handler);
+  }
+
+  /** Marks a session detached and fails its pending commands. */
+  detachSession(sessionId: string): void {
+    const session = this.#sessions.get(sessionId);
+    this.#sessions.delete(sessionId);
+    for (const [id, pending] of this.#pending) {
+      if (pending.sessionId === sessionId) {
+        this.#pending.delete(id);
+        pending.reject(new TargetClosedError(`${pending.method}: the target closed before answering.`));
+      }
+    }
+    session?.markDetached();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) {
+      return;
+    }
+    try {
+      await this.#client.close();
+    } catch (error) {
+      debug('closing the CDP socket failed', error);
+    }
+    this.#onDisconnect();
+  }
+
+  /** @internal used by CdpSession */
+  subscribe(key: string, listener: Listener): () => void {
+    return this.#subscribe(key, listener);
+  }
+
+  #subscribe(key: string, listener: Listener): () => void {
+    let set = this.#listeners.get(key);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(key, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#listeners.get(key) === set) {
+        this.#listeners.delete(key);
+      }
+    };
+  }
+
+  #dispatch(message: RawEvent): void {
+    if (message.method === 'Target.detachedFromTarget') {
+      const {sessionId} = message.params as {sessionId: string};
+      // Deliver first so owners can still see which session it was.
+      this.#emit(message.method, message.params);
+      this.detachSession(sessionId);
+      return;
+    }
+    const key = message.sessionId ? `${message.sessionId}:${message.method}` : message.method;
+    this.#emit(key, message.params);
+  }
+
+  #emit(key: string, params: unknown): void {
+    const set = this.#listeners.get(key);
+    if (!set) {
+      return;
+    }
+    for (const listener of [...set]) {
+      try {
+        (listener as (p: unknown) => void)(params);
+      } catch (error) {
+        debug(`listener for ${key} threw`, error);
+      }
+    }
+  }
+
+  #onDisconnect(): void {
+    if (this.#closed) {
+      return;
+    }
+    this.#closed = true;
+    for (const pending of this.#pending.values()) {
+      pending.reject(new ConnectionClosedError(`${pending.method}: the browser connection closed.`));
+    }
+    this.#pending.clear();
+    for (const session of this.#sessions.values()) {
+      session.markDetached();
+    }
+    this.#sessions.clear();
+    for (const handler of this.#closeHandlers) {
+      handler();
+    }
+  }
+}
+
+/** A flat session bound to one attached target (page, iframe, worker). */
+export class CdpSession {
+  #detached = false;
+  readonly #detachHandlers = new Set<() => void>();
+
+  constructor(
+    readonly connection: CdpConnection,
+    readonly id: string,
+    readonly targetId: string,
+    readonly type: string,
+  ) {}
+
+  get detached(): boolean {
+    return this.#detached;
+  }
+
+  send<M extends CdpCommand>(method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>> {
+    return this.connection.send(method, params, this.id, timeoutMs);
+  }
+
+  /** Best-effort command: failures are logged, never thrown. */
+  async trySend<M extends CdpCommand>(
+    method: M,
+    params?: CdpParams<M>,
+    timeoutMs?: number,
+  ): Promise<CdpResult<M> | undefined> {
+    try {
+      return await this.send(method, params, timeoutMs);
+    } catch (error) {
+      debug(`${method} failed (ignored)`, error instanceof Error ? error.message : error);
+      return undefined;
+    }
+  }
+
+  on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {
+    return this.connection.subscribe(`${this.id}:${event}`, listener as Listener);
+  }
+
+  onDetached(handler: () => void): () => void {
+    if (this.#detached) {
+      queueMicrotask(handler);
+      return () => {};
+    }
+    this.#detachHandlers.add(handler);
+    return () => this.#detachHandlers.delete(handler);
+  }
+
+  /** @internal */
+  markDetached(): void {
+    if (this.#detached) {
+      return;
+    }
+    this.#detached = true;
+    for (const handler of this.#detachHandlers) {
+      try {
+        handler();
+      } catch (error) {
+        debug('detach handler threw', error);
+      }
+    }
+    this.#detachHandlers.clear();
+  }
+}

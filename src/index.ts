@@ -1,0 +1,16 @@
+/**
+ * Library entry: embed the server in another program, or start it on stdio.
+ */
+import type {Config} from './cli/options.js';
+import {createServer, type CdpMcpServer} from './server/createServer.js';
+import {serveStdio} from './server/stdio.js';
+
+export {DEFAULT_CONFIG, parseConfig, type Config} from './cli/options.js';
+export {createServer, type CdpMcpServer} from './server/createServer.js';
+
+/** Creates the server with every tool and serves it on stdin/stdout. */
+export async function startServer(config: Config): Promise<CdpMcpServer> {
+  const instance = createServer(config);
+  await serveStdio(instance);
+  return instance;
+}

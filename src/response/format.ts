@@ -1,0 +1,89 @@
+/**
+ * Pure formatters for the sections of a tool response. Each takes plain data
+ * and returns lines; ResponseBuilder decides the order.
+ */
+import type {OpenDialog} from '../browser/Page.js';
+
+export interface PageSummary {
+  id: number;
+  title: string;
+  url: string;
+  selected: boolean;
+  isolatedContext?: string;
+}
+
+const MAX_TITLE = 50;
+
+export function formatPageLabel(title: string, url: string): string {
+  if (!title) {
+    return url;
+  }
+  const short = title.length > MAX_TITLE ? `${title.slice(0, MAX_TITLE - 3)}...` : title;
+  return `${short} (${url})`;
+}
+
+export function formatPages(pages: PageSummary[]): string[] {
+  if (pages.length === 0) {
+    return [];
+  }
+  return [
+    '## Pages',
+    ...pages.map(
+      p =>
+        `${p.id}: ${formatPageLabel(p.title, p.url)}${p.selected ? ' [selected]' : ''}${
+          p.isolatedContext ? ` isolatedContext=${p.isolatedContext}` : ''
+        }`,
+    ),
+  ];
+}
+
+export function formatDialog(dialog: OpenDialog): string[] {
+  const detail =
+    dialog.type === 'prompt'
+      ? `${dialog.type}: ${dialog.message} (default value: "${dialog.defaultPrompt ?? ''}").`
+      : `${dialog.type}: ${dialog.message}.`;
+  return ['# Open dialog', detail, 'Call handle_dialog to handle it before continuing.'];
+}
+
+/** Pagination as the reference prints it (also used by console/network lists). */
+export interface PaginationResult<T> {
+  items: T[];
+  lines: string[];
+}
+
+export function paginate<T>(all: T[], pageSize: number | undefined, pageIdx: number | undefined): PaginationResult<T> {
+  const total = all.length;
+  if (pageSize === undefined && pageIdx === undefined) {
+    return {items: all, lines: [`Showing 1-${total} of ${total} (Page 1 of 1).`]};
+  }
+  const size = pageSize ?? 20;
+  const totalPages = Math.max(1, Math.ceil(total / size));
+  const lines: string[] = [];
+  let idx = pageIdx ?? 0;
+  if (idx < 0 || idx >= totalPages) {
+    lines.push('Invalid page number provided. Showing first page.');
+    idx = 0;
+  }
+  const start = idx * size;
+  const end = Math.min(total, start + size);
+  lines.push(`Showing ${total === 0 ? 1 : start + 1}-${end} of ${total} (Page ${idx + 1} of ${totalPages}).`);
+  if (idx + 1 < totalPages) {
+    lines.push(`Next page: ${idx + 1}`);
+  }
+  if (idx > 0) {
+    lines.push(`Previous page: ${idx - 1}`);
+  }
+  return {items: all.slice(start, end), lines};
+}
+
+/** Emulation status lines shown on page-scoped responses (only what is active). */
+export function formatEmulation(state: {networkConditions?: string; cpuThrottlingRate?: number}): string[] {
+  const lines: string[] = [];
+  if (state.networkConditions) {
+    lines.push(`Emulating network conditions: ${state.networkConditions}`);
+  }
+  if (state.cpuThrottlingRate && state.cpuThrottlingRate > 1) {
+    lines.push(`Emulating CPU throttling: ${state.cpuThrottlingRate}x slowdown`);
+  }
+  return lines;
+}

@@ -1,0 +1,110 @@
+import * as v from 'valibot';
+
+import type {Browser} from '../browser/Browser.js';
+import type {Page} from '../browser/Page.js';
+import type {Config} from '../cli/options.js';
+import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {PathSandbox} from '../util/sandbox.js';
+
+export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging';
+
+/** Human label of each category, used in messages. */
+export const CATEGORY_LABELS: Record<ToolCategory, string> = {
+  input: 'Input automation',
+  navigation: 'Navigation automation',
+  emulation: 'Emulation',
+  performance: 'Performance',
+  network: 'Network',
+  debugging: 'Debugging',
+};
+
+/** Flags that turn categories off (all are on by default). */
+export const CATEGORY_FLAGS: Partial<Record<ToolCategory, 'categoryEmulation' | 'categoryPerformance' | 'categoryNetwork'>> = {
+  emulation: 'categoryEmulation',
+  performance: 'categoryPerformance',
+  network: 'categoryNetwork',
+};
+
+/** Experimental flags a tool may require (annotations.conditions). */
+export type ToolCondition = 'experimentalVision';
+
+type Entries = v.ObjectEntries;
+
+/** What a handler may use besides its params: the browser and the file sandbox. */
+export interface ToolContext {
+  readonly browser: Browser;
+  readonly config: Config;
+  readonly files: PathSandbox;
+}
+
+export interface ToolRequest<E extends Entries> {
+  params: v.InferOutput<v.ObjectSchema<E, undefined>>;
+}
+
+export interface PageToolRequest<E extends Entries> extends ToolRequest<E> {
+  page: Page;
+}
+
+interface BaseTool<E extends Entries> {
+  name: string;
+  description: string;
+  annotations: {
+    category: ToolCategory;
+    readOnlyHint: boolean;
+    conditions?: ToolCondition[];
+  };
+  /** Parameters: every entry carries a v.description. */
+  schema: E;
+  /** Params holding file paths to check against the sandbox before the handler runs. */
+  filePaths?: Array<keyof E & string>;
+}
+
+export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {
+  pageScoped: false;
+  handler(request: ToolRequest<E>, response: ResponseBuilder, context: ToolContext): Promise<void>;
+}
+
+export interface PageTool<E extends Entries = Entries> extends BaseTool<E> {
+  pageScoped: true;
+  /** Refuse to run while the page shows an unanswered dialog. */
+  blockedByDialog: boolean;
+  handler(request: PageToolRequest<E>, response: ResponseBuilder, context: ToolContext): Promise<void>;
+}
+
+export type Tool = GlobalTool | PageTool;
+/** A tool, or a factory of one that depends on the configuration. */
+export type ToolSource = Tool | ((config: Config) => Tool);
+
+export function defineTool<E extends Entries>(tool: Omit<GlobalTool<E>, 'pageScoped'>): Tool {
+  return {...tool, pageScoped: false} as unknown as Tool;
+}
+
+export function definePageTool<E extends Entries>(tool: Omit<PageTool<E>, 'pageScoped'>): Tool {
+  return {...tool, pageScoped: true} as unknown as Tool;
+}
+
+/** Shared parameter: a navigation/wait bound in milliseconds. */
+export const timeoutEntry = {
+  timeout: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.description('Maximum wait time in milliseconds. If set to 0 or omitted, the default timeout is used.'),
+    ),
+  ),
+};
+
+/** Normalises the shared timeout parameter: 0 or negative means "use the default". */
+export function timeoutOrDefault(timeout: number | undefined): number | undefined {
+  return timeout !== undefined && timeout > 0 ? timeout : undefined;
+}
+
+export const includeSnapshotEntry = {
+  includeSnapshot: v.optional(
+    v.pipe(v.boolean(), v.description('Whether to include a snapshot in the response. Default is false.')),
+  ),
+};
+
+export const pageIdEntry = {
+  pageId: v.pipe(v.number(), v.integer(), v.description('The id of the page to act on, as shown by list_pages.')),
+};

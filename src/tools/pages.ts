@@ -1,0 +1,103 @@
+import * as v from 'valibot';
+
+import {navigate} from '../browser/settle.js';
+import {defineTool, definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
+
+export const listPages = defineTool({
+  name: 'list_pages',
+  description: 'List the pages (tabs) open in the browser with their ids, titles and URLs, and which one is selected.',
+  annotations: {category: 'navigation', readOnlyHint: true},
+  schema: {},
+  async handler(_request, response) {
+    response.setIncludePages();
+  },
+});
+
+export const selectPage = defineTool({
+  name: 'select_page',
+  description: 'Select a page by id as the context for later tool calls. Call list_pages for the ids.',
+  annotations: {category: 'navigation', readOnlyHint: true},
+  schema: {
+    pageId: v.pipe(v.number(), v.integer(), v.description('The id of the page to select, as shown by list_pages.')),
+    bringToFront: v.optional(v.pipe(v.boolean(), v.description('Also focus the page and bring it to the front.'))),
+  },
+  async handler({params}, response, {browser}) {
+    const page = browser.getPageById(params.pageId);
+    browser.selectPage(page);
+    if (params.bringToFront) {
+      await page.session.send('Page.bringToFront');
+    }
+    response.setIncludePages();
+  },
+});
+
+export const closePage = defineTool({
+  name: 'close_page',
+  description: 'Close a page by id. The last open page cannot be closed. Call list_pages for the ids.',
+  annotations: {category: 'navigation', readOnlyHint: false},
+  schema: {
+    pageId: v.pipe(v.number(), v.integer(), v.description('The id of the page to close, as shown by list_pages.')),
+  },
+  async handler({params}, response, {browser}) {
+    if (browser.pages().length <= 1) {
+      response.line('The last open page cannot be closed. It is fine to keep it open.');
+    } else {
+      await browser.closePage(browser.getPageById(params.pageId));
+    }
+    response.setIncludePages();
+  },
+});
+
+export const newPage = defineTool({
+  name: 'new_page',
+  description: 'Open a new page (tab), load a URL in it and select it. Returns the page list.',
+  annotations: {category: 'navigation', readOnlyHint: false},
+  schema: {
+    url: v.pipe(v.string(), v.description('URL to load in the new page.')),
+    background: v.optional(
+      v.pipe(v.boolean(), v.description('Open the page in the background without focusing it. Default is false.')),
+    ),
+    isolatedContext: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description(
+          'Name of an isolated browser context (own cookies and storage) to open the page in; pages with the same name share it.',
+        ),
+      ),
+    ),
+    ...timeoutEntry,
+  },
+  async handler({params}, response, {browser}) {
+    const page = await browser.newPage({background: params.background, isolatedContext: params.isolatedContext});
+    response.setIncludePages();
+    const result = await navigate(page, params.url, {timeout: timeoutOrDefault(params.timeout)});
+    if (result.error) {
+      throw new Error(result.error);
+    }
+  },
+});
+
+export const handleDialog = definePageTool({
+  name: 'handle_dialog',
+  description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the page.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: false,
+  schema: {
+    action: v.pipe(v.picklist(['accept', 'dismiss']), v.description('Whether to accept or dismiss the dialog.')),
+    promptText: v.optional(v.pipe(v.string(), v.description('Text to enter into a prompt dialog before accepting.'))),
+  },
+  async handler({params, page}, response) {
+    const dialog = page.dialog;
+    if (!dialog) {
+      throw new Error('No open dialog found on this page.');
+    }
+    const accept = params.action === 'accept';
+    await page.session
+      .send('Page.handleJavaScriptDialog', {accept, ...(accept && params.promptText !== undefined ? {promptText: params.promptText} : {})})
+      .catch(() => undefined); // Already closed elsewhere.
+    page.dialog = undefined;
+    response.line(`Successfully ${accept ? 'accepted' : 'dismissed'} the dialog`);
+    response.setIncludePages();
+  },
+});

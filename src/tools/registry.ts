@@ -1,0 +1,71 @@
+import {toJsonSchema} from '@valibot/to-json-schema';
+import * as v from 'valibot';
+
+import type {Config} from '../cli/options.js';
+import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
+import {takeScreenshot} from './screenshot.js';
+import {evaluateScript} from './script.js';
+import {resizePage} from './emulation.js';
+import {navigatePage, waitFor} from './navigation.js';
+import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+
+/** Every tool family, explicitly. */
+export const TOOL_SOURCES: ToolSource[] = [
+  listPages,
+  selectPage,
+  newPage,
+  closePage,
+  handleDialog,
+  navigatePage,
+  waitFor,
+  evaluateScript,
+  takeScreenshot,
+  resizePage,
+];
+
+/** A tool as registered: its final schema (pageId added when routing) and gating. */
+export interface RegisteredTool {
+  tool: Tool;
+  schema: v.ObjectSchema<v.ObjectEntries, undefined>;
+  inputSchema: Record<string, unknown>;
+  /** Why the tool is off, with the flag that turns it on; undefined when enabled. */
+  disabledReason: string | undefined;
+}
+
+export function toolDisabledReason(tool: Tool, config: Config): string | undefined {
+  const flag = CATEGORY_FLAGS[tool.annotations.category];
+  if (flag && config[flag] === false) {
+    return `Tool ${tool.name} is in category ${CATEGORY_LABELS[tool.annotations.category]} which is currently disabled. Restart the server with --${flag}=true to enable it.`;
+  }
+  for (const condition of tool.annotations.conditions ?? []) {
+    if (!config[condition]) {
+      return `Tool ${tool.name} requires experimental feature --${condition} and is currently disabled. Restart the server with --${condition}=true to enable it.`;
+    }
+  }
+  return undefined;
+}
+
+/** JSON Schema (draft 2020-12) of a tool's input, as sent in tools/list. */
+export function inputJsonSchema(schema: v.ObjectSchema<v.ObjectEntries, undefined>): Record<string, unknown> {
+  const json = toJsonSchema(schema, {target: 'draft-2020-12', errorMode: 'throw', typeMode: 'input'}) as Record<
+    string,
+    unknown
+  >;
+  delete json['$schema'];
+  json['type'] = 'object';
+  json['properties'] ??= {};
+  return json;
+}
+
+/** Evaluates factories with the configuration, adds pageId routing, sorts by name. */
+export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES): RegisteredTool[] {
+  return sources
+    .map(source => (typeof source === 'function' ? source(config) : source))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(tool => {
+      const entries =
+        tool.pageScoped && config.pageIdRouting ? {...pageIdEntry, ...tool.schema} : {...tool.schema};
+      const schema = v.object(entries);
+      return {tool, schema, inputSchema: inputJsonSchema(schema), disabledReason: toolDisabledReason(tool, config)};
+    });
+}

@@ -1,0 +1,56 @@
+/** A promise with its resolve/reject exposed. */
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+  settled: boolean;
+}
+
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const d: Deferred<T> = {
+    promise: new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    }),
+    resolve: value => {
+      d.settled = true;
+      resolve(value);
+    },
+    reject: error => {
+      d.settled = true;
+      reject(error);
+    },
+    settled: false,
+  };
+  // A rejected deferred nobody awaits must not crash the process.
+  d.promise.catch(() => {});
+  return d;
+}
+
+/** Thrown when a bounded wait runs out; the message says what was awaited. */
+export class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+/** Races `promise` against a timer; the timer never keeps the process alive. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  if (!Number.isFinite(ms) || ms <= 0) {
+    return promise;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(message)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise(resolve => setTimeout(resolve, ms));
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

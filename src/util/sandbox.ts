@@ -1,0 +1,113 @@
+import {constants} from 'node:fs';
+import {lstat, mkdir, mkdtemp, open, realpath} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+/**
+ * Where tools may write files: the MCP client's roots plus the OS temp dir.
+ * Paths are canonicalised (symlinks of the longest existing ancestor resolved)
+ * before the check, so neither `..` nor a symlink can lead outside a root.
+ */
+export class PathSandbox {
+  /** Client roots as file paths; undefined until the client told us (or has no roots capability). */
+  #roots: string[] | undefined;
+
+  constructor(readonly allowUnrestricted: boolean) {}
+
+  setRoots(uris: string[] | undefined): void {
+    this.#roots = uris?.map(uri => (uri.startsWith('file:') ? fileURLToPath(uri) : uri));
+  }
+
+  get roots(): string[] {
+    return [...(this.#roots ?? []), tmpdir()];
+  }
+
+  /** Returns the canonical absolute path, or throws when it is outside every root. */
+  async validate(path: string): Promise<string> {
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new Error('A file path must be a non-empty string.');
+    }
+    if (path.includes('\0')) {
+      throw new Error('Access denied: the path contains a NUL character.');
+    }
+    const canonical = await canonicalPath(path);
+    if (canonical === undefined) {
+      throw new Error(`Access denied: Cannot resolve base path for ${path}.`);
+    }
+    if (this.#roots === undefined && this.allowUnrestricted) {
+      return canonical;
+    }
+    for (const root of this.roots) {
+      const realRoot = await canonicalPath(root);
+      if (realRoot && (canonical === realRoot || canonical.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))) {
+        return canonical;
+      }
+    }
+    throw new Error(
+      `Access denied: path ${path} (canonical: ${canonical}) is not within any of the configured workspace roots (${this.roots.join(', ')}). Write inside a workspace root or the temp dir.`,
+    );
+  }
+
+  /**
+   * Writes `data` to `path` with its extension forced to `ext` (".png"),
+   * creating parent folders, never following a symlink at the file itself.
+   * Returns the path written.
+   */
+  async save(data: Uint8Array | string, path: string, ext: string): Promise<string> {
+    const target = await this.validate(withExtension(path, ext));
+    await mkdir(dirname(target), {recursive: true});
+    // The parent may have changed between validation and mkdir: check again.
+    const checked = await this.validate(target);
+    let handle;
+    try {
+      handle = await open(checked, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+      await handle.writeFile(data);
+    } catch (error) {
+      throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
+    } finally {
+      await handle?.close();
+    }
+    return checked;
+  }
+
+  /** A fresh private temp folder per file, as the reference does. */
+  async saveTemporary(data: Uint8Array | string, filename: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'cdp-mcp-'));
+    return this.save(data, join(dir, filename), extname(filename));
+  }
+}
+
+/** Replaces any extension of `path` by `ext`. */
+export function withExtension(path: string, ext: string): string {
+  const current = extname(path);
+  return (current ? path.slice(0, -current.length) : path) + ext;
+}
+
+/** realpath of the longest existing ancestor, with the missing tail re-appended. */
+export async function canonicalPath(path: string): Promise<string | undefined> {
+  const absolute = isAbsolute(path) ? resolve(path) : resolve(process.cwd(), path);
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      const real = await realpath(current);
+      return missing.length ? join(real, ...missing.reverse()) : real;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        return undefined;
+      }
+      // A dangling symlink could point anywhere once its target is created.
+      if (await lstat(current).then(s => s.isSymbolicLink(), () => false)) {
+        return undefined;
+      }
+      const parent = dirname(current);
+      if (parent === current) {
+        return undefined;
+      }
+      missing.push(current.slice(parent.length).replace(/^[\\/]/, ''));
+      current = parent;
+    }
+  }
+}
