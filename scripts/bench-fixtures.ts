@@ -1,13 +1,16 @@
 /**
  * Support code for scripts/bench.ts: the fixture HTTP server, /proc helpers
- * (process trees, RSS), machine info and small statistics helpers.
+ * (process trees, RSS), machine info, install footprint, statistics and report helpers.
  * No dependencies beyond node:*.
  */
 import {spawnSync} from 'node:child_process';
-import {readFileSync, readdirSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
+
+export const oneLine = (s: string, n = 160) => s.replace(/\s+/g, ' ').trim().slice(0, n);
 
 // ---------------------------------------------------------------- fixtures
 
@@ -213,4 +216,94 @@ export function stats(xs: number[]): Stats | undefined {
     n: s.length, median: r(median), p90: r(at(0.9)), min: r(s[0]!), max: r(s[s.length - 1]!),
     mean: r(s.reduce((a, b) => a + b, 0) / s.length),
   };
+}
+
+// ---------------------------------------------------------------- install footprint
+
+function countPackages(nm: string): number {
+  let n = 0;
+  const dirs = (d: string) => { try { return readdirSync(d, {withFileTypes: true}).filter(e => e.isDirectory()); } catch { return []; } };
+  for (const e of dirs(nm)) {
+    if (e.name.startsWith('@')) n += dirs(path.join(nm, e.name)).filter(s => existsSync(path.join(nm, e.name, s.name, 'package.json'))).length;
+    else if (existsSync(path.join(nm, e.name, 'package.json'))) n++;
+  }
+  return n;
+}
+
+export interface Footprint {kb?: number; packages?: number; tarballKb?: number; installMs?: number; error?: string}
+
+/**
+ * `npm install --omit=dev` into a clean temp folder, of either a tarball made by `npm pack`
+ * in packDir, or a registry spec. Reports du -sk node_modules and the package count.
+ */
+export function installFootprint(what: {packDir: string} | {spec: string}): Footprint {
+  mkdirSync('/tmp/cdp-mcp-bench', {recursive: true});
+  const dir = mkdtempSync('/tmp/cdp-mcp-bench/install-');
+  try {
+    let spec: string;
+    let tarballKb: number | undefined;
+    if ('packDir' in what) {
+      const p = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {cwd: what.packDir, encoding: 'utf8', timeout: 120_000});
+      const info = p.status === 0 ? JSON.parse(p.stdout.slice(p.stdout.indexOf('['))) as Array<{filename: string; size: number}> : [];
+      if (!info[0]) return {error: `npm pack failed: ${oneLine(p.error?.message ?? p.stderr ?? '')}`};
+      spec = path.join(dir, info[0].filename);
+      tarballKb = Math.round(info[0].size / 1024);
+    } else {
+      spec = what.spec;
+    }
+    const inst = path.join(dir, 'app');
+    mkdirSync(inst);
+    writeFileSync(path.join(inst, 'package.json'), '{"name":"bench-install","private":true}\n');
+    const t0 = performance.now();
+    const r = spawnSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', spec],
+      {cwd: inst, encoding: 'utf8', timeout: 300_000, env: {...process.env, PUPPETEER_SKIP_DOWNLOAD: '1'}});
+    const installMs = Math.round(performance.now() - t0);
+    if (r.status !== 0) return {error: `npm install failed: ${oneLine(r.error?.message ?? r.stderr ?? '')}`};
+    const du = spawnSync('du', ['-sk', path.join(inst, 'node_modules')], {encoding: 'utf8'});
+    return {kb: Number(du.stdout.split(/\s/)[0]), packages: countPackages(path.join(inst, 'node_modules')), tarballKb, installMs};
+  } catch (e) {
+    return {error: oneLine((e as Error).message)};
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+export type Side = 'ours' | 'theirs';
+export interface Row {scenario: string; ours?: number; theirs?: number; notes: string[]}
+export interface ToolInfo {name: string; inputSchema: {properties?: Record<string, {type?: unknown; enum?: unknown}>; required?: string[]}}
+
+/** One line per tool: `name(req: type, opt?: "a"|"b")`, sorted. */
+export function toolShapes(tools: Iterable<ToolInfo>): string[] {
+  return [...tools].map(t => {
+    const req = new Set(t.inputSchema.required ?? []);
+    const ps = Object.entries(t.inputSchema.properties ?? {}).map(([k, v]) =>
+      `${k}${req.has(k) ? '' : '?'}: ${Array.isArray(v.enum) ? v.enum.map(x => JSON.stringify(x)).join('|') : String(v.type ?? 'any')}`);
+    return `${t.name}(${ps.join(', ')})`;
+  }).sort();
+}
+
+export function toolParity(oursShapes: string[], theirsShapes: string[]) {
+  const byName = (xs: string[]) => new Map(xs.map(x => [x.slice(0, x.indexOf('(')), x]));
+  const [ours, theirs] = [byName(oursShapes), byName(theirsShapes)];
+  const missing = [...theirs.keys()].filter(k => !ours.has(k));
+  const added = [...ours.keys()].filter(k => !theirs.has(k));
+  const differ = [...theirs].filter(([k, v]) => ours.has(k) && ours.get(k) !== v);
+  const md = ['', '## Tool parity (tools/list)', '', `- missing in ours (${missing.length}): ${missing.join(', ') || '–'}`,
+    `- only in ours (${added.length}): ${added.join(', ') || '–'}`, `- same name, different params (${differ.length}):`,
+    ...differ.flatMap(([k, v]) => [`  - theirs: \`${v}\``, `  - ours:   \`${ours.get(k)}\``])];
+  return {md, summary: {missing, added, differ: differ.map(([k]) => k)}};
+}
+
+export function markdown(title: string, machine: object, rows: Row[], sides: Side[], extra: string[]): string {
+  const f = (v: number | undefined, side: Side) =>
+    !sides.includes(side) ? 'skipped' : v === undefined ? 'n/a' : Number.isInteger(v) ? String(v) : v.toFixed(1);
+  const lines = ['| scenario | ours median | theirs median | ours/theirs | notes |', '|---|---:|---:|---:|---|'];
+  for (const r of rows) {
+    const ratio = r.ours !== undefined && r.theirs !== undefined && r.theirs > 0 ? (r.ours / r.theirs).toFixed(2) : '–';
+    lines.push(`| ${r.scenario} | ${f(r.ours, 'ours')} | ${f(r.theirs, 'theirs')} | ${ratio} | ${r.notes.join('; ').replace(/\|/g, '\\|')} |`);
+  }
+  const m = Object.entries(machine).map(([k, v]) => `- ${k}: ${String(v)}`);
+  return [`# ${title}`, '', ...m, '', ...lines, '', ...extra, ''].join('\n');
 }

@@ -11,20 +11,19 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {spawnSync} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {
-  cmdline, descendants, isAlive, machineInfo, pidsWithCmdline, pssKb, startFixtureServer, stats, statusKb,
+  cmdline, descendants, installFootprint, isAlive, machineInfo, markdown, oneLine, pidsWithCmdline, pssKb, startFixtureServer,
+  stats, statusKb, toolParity, toolShapes,
 } from './bench-fixtures.js';
-import type {FixtureServer, ProcId, Stats} from './bench-fixtures.js';
+import type {FixtureServer, ProcId, Row, Side, Stats, ToolInfo} from './bench-fixtures.js';
 
-type Side = 'ours' | 'theirs';
 const CDM_VERSION = '1.11.0';
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise<void>(r => setTimeout(r, ms));
 const log = (msg: string) => process.stderr.write(`[bench ${(process.uptime()).toFixed(0)}s] ${msg}\n`);
-const oneLine = (s: string, n = 160) => s.replace(/\s+/g, ' ').trim().slice(0, n);
 
 // ------------------------------------------------------------------ options
 
@@ -140,7 +139,6 @@ function ensureTheirs(o: Options): string {
 }
 
 interface CallResult {ok: boolean; ms: number; text: string; images: number; bytes: number; error?: string}
-interface ToolInfo {name: string; inputSchema: {properties?: Record<string, {type?: unknown; enum?: unknown}>; required?: string[]}}
 
 const LIVE = new Set<Session>();
 
@@ -251,7 +249,7 @@ class Session {
 // ------------------------------------------------------------------ scenarios (data)
 
 interface CallCtx {i: number; uid: string; url: (p: string) => string}
-export interface WarmScenario {
+interface WarmScenario {
   id: string;
   tool: string;
   optional?: boolean;
@@ -272,7 +270,7 @@ const snapN = (n: number, maxIterations?: number): WarmScenario => ({
   warmup: n >= 5000 ? 1 : 3, maxIterations, args: () => ({}), check: expectText(new RegExp(`Button ${n}\\b`)),
 });
 
-export const WARM: WarmScenario[] = [
+const WARM: WarmScenario[] = [
   {id: 'list_pages', tool: 'list_pages', page: '/simple', args: () => ({}), check: expectText(/\/simple/)},
   {id: 'navigate_page (url)', tool: 'navigate_page', args: c => ({type: 'url', url: c.url(`/simple?i=${c.i}`)}), check: expectText(/simple\?i=/)},
   {id: 'evaluate_script (document.title)', tool: 'evaluate_script', page: '/simple', args: () => ({function: '() => document.title'}), check: expectText(/"Simple"/)},
@@ -356,72 +354,6 @@ async function runConcurrency(sessions: Session[], o: Options, fx: FixtureServer
   return Object.fromEntries(Object.entries(res).map(([k, v]) => [k, {...v, stats: stats(v.walls)}]));
 }
 
-// ------------------------------------------------------------------ install footprint
-
-function countPackages(nm: string): number {
-  let n = 0;
-  const dirs = (d: string) => { try { return readdirSync(d, {withFileTypes: true}).filter(e => e.isDirectory()); } catch { return []; } };
-  for (const e of dirs(nm)) {
-    if (e.name.startsWith('@')) n += dirs(path.join(nm, e.name)).filter(s => existsSync(path.join(nm, e.name, s.name, 'package.json'))).length;
-    else if (existsSync(path.join(nm, e.name, 'package.json'))) n++;
-  }
-  return n;
-}
-
-function installFootprint(side: Side, o: Options): {kb?: number; packages?: number; tarballKb?: number; installMs?: number; error?: string} {
-  mkdirSync('/tmp/cdp-mcp-bench', {recursive: true});
-  const dir = mkdtempSync(`/tmp/cdp-mcp-bench/install-${side}-`);
-  try {
-    let spec = `chrome-devtools-mcp@${CDM_VERSION}`;
-    let tarballKb: number | undefined;
-    if (side === 'ours') {
-      const p = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {cwd: ROOT, encoding: 'utf8', timeout: 120_000});
-      const info = JSON.parse(p.stdout.slice(p.stdout.indexOf('['))) as Array<{filename: string; size: number}>;
-      if (p.status !== 0 || !info[0]) return {error: `npm pack failed: ${oneLine(p.stderr)}`};
-      spec = path.join(dir, info[0].filename);
-      tarballKb = Math.round(info[0].size / 1024);
-    }
-    const inst = path.join(dir, 'app');
-    mkdirSync(inst);
-    writeFileSync(path.join(inst, 'package.json'), '{"name":"bench-install","private":true}\n');
-    const t0 = now();
-    const r = spawnSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', spec],
-      {cwd: inst, encoding: 'utf8', timeout: 300_000, env: {...process.env, PUPPETEER_SKIP_DOWNLOAD: '1'}});
-    const installMs = now() - t0;
-    if (r.status !== 0) return {error: `npm install failed: ${oneLine(r.error?.message ?? r.stderr)}`};
-    const du = spawnSync('du', ['-sk', path.join(inst, 'node_modules')], {encoding: 'utf8'});
-    return {kb: Number(du.stdout.split(/\s/)[0]), packages: countPackages(path.join(inst, 'node_modules')), tarballKb, installMs};
-  } catch (e) {
-    return {error: oneLine((e as Error).message)};
-  } finally {
-    rmSync(dir, {recursive: true, force: true});
-  }
-}
-
-// ------------------------------------------------------------------ report
-
-interface Row {scenario: string; ours?: number; theirs?: number; notes: string[]}
-
-function toolShapes(s: Session): string[] {
-  return [...s.tools.values()].map(t => {
-    const req = new Set(t.inputSchema.required ?? []);
-    const ps = Object.entries(t.inputSchema.properties ?? {}).map(([k, v]) =>
-      `${k}${req.has(k) ? '' : '?'}: ${Array.isArray(v.enum) ? v.enum.map(x => JSON.stringify(x)).join('|') : String(v.type ?? 'any')}`);
-    return `${t.name}(${ps.join(', ')})`;
-  }).sort();
-}
-
-function markdown(machine: object, rows: Row[], sides: Side[], extra: string[]): string {
-  const f = (v: number | undefined, side: Side) => !sides.includes(side) ? 'skipped' : v === undefined ? 'n/a' : Number.isInteger(v) ? String(v) : v.toFixed(1);
-  const lines = ['| scenario | ours median | theirs median | ours/theirs | notes |', '|---|---:|---:|---:|---|'];
-  for (const r of rows) {
-    const ratio = r.ours !== undefined && r.theirs !== undefined && r.theirs > 0 ? (r.ours / r.theirs).toFixed(2) : '–';
-    lines.push(`| ${r.scenario} | ${f(r.ours, 'ours')} | ${f(r.theirs, 'theirs')} | ${ratio} | ${r.notes.join('; ').replace(/\|/g, '\\|')} |`);
-  }
-  const m = Object.entries(machine).map(([k, v]) => `- ${k}: ${String(v)}`);
-  return ['# cdp-mcp vs chrome-devtools-mcp@' + CDM_VERSION, '', ...m, '', ...lines, '', ...extra, ''].join('\n');
-}
-
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<number> {
@@ -468,7 +400,7 @@ async function main(): Promise<number> {
         const t0 = now();
         try {
           const {s, listMs} = await Session.start(spec, o.timeout);
-          shapes[spec.side] ??= toolShapes(s);
+          shapes[spec.side] ??= toolShapes(s.tools.values());
           const r = await s.call('navigate_page', {type: 'url', url: fx.url('/simple')});
           const navMs = now() - t0;
           c.list.push(listMs);
@@ -490,7 +422,7 @@ async function main(): Promise<number> {
     for (const spec of specs) {
       try {
         const {s} = await Session.start(spec, o.timeout);
-        shapes[spec.side] ??= toolShapes(s);
+        shapes[spec.side] ??= toolShapes(s.tools.values());
         const lp = await s.call('list_pages');
         s.pageId = Number(/^(\d+):.*\[selected\]/m.exec(lp.text)?.[1] ?? 1);
         sessions.push(s);
@@ -509,6 +441,7 @@ async function main(): Promise<number> {
             const x = w[side];
             if (x?.error) n.push(`${side} ${sc.optional ? 'n/a' : 'ERROR'}: ${oneLine(x.error, 100)}`);
             else if (x?.stats) n.push(`${side} p90 ${x.stats.p90.toFixed(1)} (n=${x.stats.n}, ${x.responseBytes ?? 0} B)`);
+            else n.push(`${side}: no samples${dl.hit ? ' (deadline)' : ''}`);
           }
           rows.push({scenario: `${sc.id} (ms)${sc.optional ? ' [opt]' : ''}`, ours: w.ours?.stats?.median, theirs: w.theirs?.stats?.median, notes: n});
         }
@@ -517,7 +450,12 @@ async function main(): Promise<number> {
         log(`concurrency: ${o.concurrency} calls x ${o.rounds} rounds`);
         const c = await runConcurrency(sessions, o, fx, dl);
         json.concurrency = c;
-        const n = sides.map(side => { const x = c[side]; return x ? `${side}: answered=${x.allAnswered} correct=${x.allCorrect} inOrder=${x.inOrder}${x.error ? ` error=${oneLine(x.error, 80)}` : ''}` : ''; });
+        const n = sides.map(side => {
+          const x = c[side];
+          if (!x) return '';
+          if (x.error || !x.walls.length) return `${side} ERROR: ${oneLine(x.error ?? 'no samples', 100)}`;
+          return `${side}: answered=${x.allAnswered} correct=${x.allCorrect} inOrder=${x.inOrder}`;
+        });
         rows.push({scenario: `${o.concurrency} concurrent evaluate_script, wall (ms)`, ours: c.ours?.stats?.median, theirs: c.theirs?.stats?.median, notes: n.filter(Boolean)});
       }
     } finally { clearInterval(poll); }
@@ -544,7 +482,7 @@ async function main(): Promise<number> {
   // 5. install footprint
   if (!o.skip.has('install') && !dl.hit) {
     const inst: PerSide<ReturnType<typeof installFootprint>> = {};
-    for (const side of sides) { log(`install footprint: ${side}`); inst[side] = installFootprint(side, o); }
+    for (const side of sides) { log(`install footprint: ${side}`); inst[side] = installFootprint(side === 'ours' ? {packDir: ROOT} : {spec: `chrome-devtools-mcp@${CDM_VERSION}`}); }
     json.install = inst;
     const n = sides.filter(s => inst[s]?.error).map(s => `${s}: ${inst[s]!.error}`);
     if (inst.ours?.tarballKb) n.push(`ours tarball ${inst.ours.tarballKb} KB`);
@@ -561,14 +499,14 @@ async function main(): Promise<number> {
     if (c) extra.push(`- ${side}: ${c.closes} closes, Chrome exit after close median ${stats(c.exitMs)?.median ?? '?'} ms, leftover Chrome processes SIGKILLed: ${c.leftoversKilled}`);
   }
   if (shapes.ours && shapes.theirs) {
-    const ours = new Set(shapes.ours);
-    const diff = shapes.theirs.filter(t => !ours.has(t));
-    extra.push('', `Tool shape differences (theirs lines not matched exactly by ours): ${diff.length}`, ...diff.map(d => `- ${d}`));
+    const p = toolParity(shapes.ours, shapes.theirs);
+    extra.push(...p.md);
+    json.toolParity = p.summary;
   }
   for (const side of sides) if (shapes[side]) extra.push('', `<details><summary>${side} tools (${shapes[side]!.length})</summary>`, '', ...shapes[side]!.map(t => `- ${t}`), '', '</details>');
   json.rows = rows;
   json.deadlineHit = dl.hit;
-  const md = markdown(machine, rows, sides, extra);
+  const md = markdown(`cdp-mcp vs chrome-devtools-mcp@${CDM_VERSION}`, machine, rows, sides, extra);
   mkdirSync(path.dirname(o.out), {recursive: true});
   writeFileSync(`${o.out}.json`, JSON.stringify(json, null, 2) + '\n');
   writeFileSync(`${o.out}.md`, md);

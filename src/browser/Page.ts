@@ -19,6 +19,9 @@ export interface EmulationState {
   cpuThrottlingRate?: number;
 }
 
+/** Bound of reading a page title for page lists (as the reference). */
+const TITLE_TIMEOUT_MS = 1_000;
+
 /** An element of the latest snapshot, resolved to a JS object in its frame. */
 export interface ResolvedElement {
   session: CdpSession;
@@ -127,6 +130,25 @@ export class Page {
       return '';
     }
     return title;
+  }
+
+  /**
+   * The document title, read from the page (target info lags behind). Falls
+   * back to the target's title when the page cannot answer quickly (a dialog
+   * is open, the renderer is busy).
+   */
+  async fetchTitle(): Promise<string> {
+    if (!this.dialog && !this.crashed) {
+      const result = await this.session.trySend(
+        'Runtime.evaluate',
+        {expression: 'document.title', returnByValue: true},
+        TITLE_TIMEOUT_MS,
+      );
+      if (result && !result.exceptionDetails && typeof result.result.value === 'string') {
+        return result.result.value;
+      }
+    }
+    return this.displayTitle;
   }
 
   /** Throws when an unanswered dialog blocks the page. */

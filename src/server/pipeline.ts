@@ -158,13 +158,15 @@ export class Pipeline {
       pages: response.includePages
         ? {
             note: browser.takeSelectionNote(),
-            items: browser.pages().map(p => ({
-              id: p.id,
-              title: p.displayTitle,
-              url: p.url,
-              selected: p === browser.findSelectedPage(),
-              isolatedContext: p.contextName,
-            })),
+            items: await Promise.all(
+              browser.pages().map(async p => ({
+                id: p.id,
+                title: await p.fetchTitle(),
+                url: p.url,
+                selected: p === browser.findSelectedPage(),
+                isolatedContext: p.contextName,
+              })),
+            ),
           }
         : undefined,
       sections: response.sections,
