@@ -208,8 +208,10 @@ export class Page {
         if (frame.parentId === undefined && frame.id === this.mainFrameId) {
           this.loaderId = frame.loaderId;
           this.url = frame.url + (frame.urlFragment ?? '');
-          // A navigation closes any dialog of the previous document.
+          // A navigation closes any dialog of the previous document and
+          // brings a crashed tab back with a new renderer.
           this.dialog = undefined;
+          this.crashed = false;
         }
       }),
       s.on('Page.navigatedWithinDocument', ({frameId, url}) => {
