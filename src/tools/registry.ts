@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type {Config} from '../cli/options.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {takeScreenshot} from './screenshot.js';
+import {takeSnapshot} from './snapshot.js';
 import {evaluateScript} from './script.js';
 import {resizePage} from './emulation.js';
 import {navigatePage, waitFor} from './navigation.js';
@@ -20,6 +21,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   waitFor,
   evaluateScript,
   takeScreenshot,
+  takeSnapshot,
   resizePage,
 ];
 
