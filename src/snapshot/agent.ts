@@ -421,13 +421,39 @@ export function installSnapshotAgent(): void {
     return undefined;
   }
 
+  /**
+   * Labels by control, built once per document or shadow root and snapshot.
+   * (Element.labels is a live list built by scanning the whole tree on first
+   * access, per element: on a large page that made the first snapshot after
+   * load take seconds.)
+   */
+  let labelMaps = new Map<Node, Map<Element, HTMLLabelElement[]>>();
+  function labelsOf(el: Element): HTMLLabelElement[] {
+    const root = el.getRootNode();
+    let map = labelMaps.get(root);
+    if (!map) {
+      map = new Map();
+      const all = (root as ParentNode).querySelectorAll ? (root as ParentNode).querySelectorAll('label') : [];
+      for (const label of Array.from(all)) {
+        const control = (label as HTMLLabelElement).control;
+        if (control) {
+          const list = map.get(control) ?? [];
+          list.push(label as HTMLLabelElement);
+          map.set(control, list);
+        }
+      }
+      labelMaps.set(root, map);
+    }
+    return map.get(el) ?? [];
+  }
+
   function labelsText(el: Element): string {
-    const labels = (el as HTMLInputElement).labels;
-    if (!labels || labels.length === 0) {
+    const labels = labelsOf(el);
+    if (labels.length === 0) {
       return '';
     }
     const parts: string[] = [];
-    for (const label of Array.from(labels)) {
+    for (const label of labels) {
       parts.push(clean(contentText(label, el, 0, false)));
     }
     return parts.filter(Boolean).join(' ');
@@ -1108,6 +1134,7 @@ export function installSnapshotAgent(): void {
 
   function snapshot(): {token: string; root: Rec} {
     live = new Map();
+    labelMaps = new Map();
     focusedNode = deepActiveElement(document);
     inline = {space: true, last: undefined};
     const root = visitDocument(document);
