@@ -60,10 +60,21 @@ async function agentElement(target: AgentTarget, id: number): Promise<string | u
   return response.result.objectId;
 }
 
+/** Which document (of those the agent walked) the node belongs to: same-origin frames differ. */
+async function agentDocument(target: AgentTarget, id: number): Promise<number> {
+  const response = await target.session.trySend('Runtime.evaluate', {
+    expression: `${AGENT}?.docOf(${id}) ?? 0`,
+    returnByValue: true,
+    ...(target.contextId !== undefined ? {contextId: target.contextId} : {}),
+  });
+  return typeof response?.result.value === 'number' ? response.result.value : 0;
+}
+
 /** Per-page snapshot state: the latest tree, its uids, and uid → element resolution. */
 export class SnapshotState implements ElementResolver {
   readonly #keyToUid = new Map<string, string>();
   #uidToNode = new Map<string, SnapNode>();
+  #nodeToUid = new Map<SnapNode, string>();
   #snapshotId = 0;
 
   constructor(readonly page: Page) {}
@@ -96,6 +107,7 @@ export class SnapshotState implements ElementResolver {
       }
     }
     this.#uidToNode = uidToNode;
+    this.#nodeToUid = uids;
     this.#snapshotId = snapshotId;
     return formatSnapshot(root, node => uids.get(node) ?? '', verbose);
   }
@@ -114,6 +126,11 @@ export class SnapshotState implements ElementResolver {
     return node;
   }
 
+  /** The uid a node of the latest snapshot was printed with. */
+  uidOf(node: SnapNode): string | undefined {
+    return this.#nodeToUid.get(node);
+  }
+
   async resolve(uid: string): Promise<ResolvedElement> {
     const node = this.node(uid);
     const stale = () => new Error(`Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`);
@@ -123,11 +140,11 @@ export class SnapshotState implements ElementResolver {
     }
     try {
       if (ref.kind === 'agent') {
-        const objectId = await agentElement(ref.target, ref.id);
+        const [objectId, doc] = await Promise.all([agentElement(ref.target, ref.id), agentDocument(ref.target, ref.id)]);
         if (!objectId) {
           throw stale();
         }
-        return {session: ref.target.session, objectId, frameId: ref.frameKey};
+        return {session: ref.target.session, objectId, frameId: `${ref.frameKey}#${doc}`};
       }
       const {object} = await ref.session.send('DOM.resolveNode', {backendNodeId: ref.backendNodeId});
       if (!object.objectId) {

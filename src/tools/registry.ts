@@ -5,6 +5,7 @@ import type {Config} from '../cli/options.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {takeScreenshot} from './screenshot.js';
 import {takeSnapshot} from './snapshot.js';
+import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {evaluateScript} from './script.js';
 import {resizePage} from './emulation.js';
 import {navigatePage, waitFor} from './navigation.js';
@@ -22,6 +23,15 @@ export const TOOL_SOURCES: ToolSource[] = [
   evaluateScript,
   takeScreenshot,
   takeSnapshot,
+  click,
+  clickAt,
+  hover,
+  fill,
+  fillForm,
+  drag,
+  pressKey,
+  typeTextTool,
+  uploadFile,
   resizePage,
 ];
 
