@@ -140,7 +140,14 @@ describe('take_snapshot', () => {
   it('clicks at coordinates with --experimentalVision', async () => {
     await mcp.call('evaluate_script', {
       pageId: 1,
-      function: "() => { document.body.insertAdjacentHTML('afterbegin', '<button id=at style=\"position:fixed;left:0;top:0;width:50px;height:50px\" ondblclick=\"this.textContent=\'dbl\'\">at</button>'); }",
+      function: `() => {
+        const b = document.createElement('button');
+        b.id = 'at';
+        b.textContent = 'at';
+        b.style.cssText = 'position:fixed;left:0;top:0;width:50px;height:50px';
+        b.ondblclick = () => (b.textContent = 'dbl');
+        document.body.prepend(b);
+      }`,
     });
     const r = await mcp.call('click_at', {pageId: 1, x: 20, y: 20, dblClick: true});
     assert.equal(r.text, 'Successfully double clicked at the coordinates');
