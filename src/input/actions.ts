@@ -1,11 +1,13 @@
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import type {Page, ResolvedElement} from '../browser/Page.js';
 import {cpuMultiplier} from '../browser/settle.js';
-import {errorMessage, sleep} from '../util/async.js';
+import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {KEYS, MODIFIER_BITS, type KeyDefinition} from './keys.js';
 
 /** How long an element may take to become actionable (scaled by CPU throttling, as the reference). */
 export const ACTION_TIMEOUT_MS = 5_000;
+/** Bound of one actionability check (it waits for an animation frame). */
+const FRAME_WAIT_MS = 250;
 /** Pause between actionability checks. */
 const RETRY_MS = 50;
 /** A disabled element is given this long to become enabled before we refuse it. */
@@ -35,9 +37,13 @@ const CHECK_ELEMENT = `function(checkEnabled) {
   const style = view.getComputedStyle(el);
   const rect = el.getBoundingClientRect();
   if (style.visibility !== 'visible' || (rect.width === 0 && rect.height === 0 && el.getClientRects().length === 0)) return 'hidden';
+  let scrolled = false;
   if (rect.bottom <= 0 || rect.right <= 0 || rect.top >= view.innerHeight || rect.left >= view.innerWidth) {
     el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    scrolled = true;
   }
+  // Without animations or a scroll, nothing but script can move the box: skip the frame wait.
+  if (!scrolled && el.ownerDocument.getAnimations().length === 0) return 'ok';
   const before = el.getBoundingClientRect();
   return new Promise(resolve => {
     let done = false;
@@ -47,9 +53,9 @@ const CHECK_ELEMENT = `function(checkEnabled) {
       const after = el.getBoundingClientRect();
       resolve(after.x === before.x && after.y === before.y && after.width === before.width && after.height === before.height ? 'ok' : 'moving');
     };
+    // No page timer here: the settle probe tracks page timers, so a fallback
+    // timer would delay every action. The server bounds this wait instead.
     view.requestAnimationFrame(check);
-    // Background pages may not paint: do not wait for a frame forever.
-    setTimeout(check, 100);
   });
 }`;
 
@@ -115,14 +121,22 @@ export async function actionPoint(page: Page, element: ResolvedElement, uid: str
   const deadline = started + ACTION_TIMEOUT_MS * cpuMultiplier(page);
   let blocker: Blocker | 'no box' | 'ok' = 'hidden';
   for (;;) {
-    const {result, exceptionDetails} = await element.session.send('Runtime.callFunctionOn', {
+    const check = element.session.send('Runtime.callFunctionOn', {
       objectId: element.objectId,
       functionDeclaration: CHECK_ELEMENT,
       arguments: [{value: checkEnabled}],
       awaitPromise: true,
       returnByValue: true,
     });
-    blocker = exceptionDetails ? 'detached' : (result.value as Blocker | 'ok');
+    // A page that does not paint (hidden tab) never runs the frame callback.
+    const answer = await withTimeout(check, FRAME_WAIT_MS, 'no frame').catch(error => {
+      if (error instanceof TimeoutError) {
+        check.catch(() => undefined);
+        return undefined;
+      }
+      throw error;
+    });
+    blocker = !answer ? 'moving' : answer.exceptionDetails ? 'detached' : (answer.result.value as Blocker | 'ok');
     if (blocker === 'ok') {
       const point = await clickablePoint(page, element).catch(() => undefined);
       if (point) {
