@@ -2,6 +2,7 @@ import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {deferred, type Deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {PageFrames} from './frames.js';
 import {PROBE_SOURCE} from './probe.js';
 
 export type DialogType = Protocol.Page.DialogType;
@@ -25,9 +26,10 @@ const TITLE_TIMEOUT_MS = 1_000;
 /** An element of the latest snapshot, resolved to a JS object in its frame. */
 export interface ResolvedElement {
   session: CdpSession;
+  /** Remote object of the element in its frame's main world. */
   objectId: string;
-  backendNodeId: number;
-  /** Frame (execution context owner) the object lives in. */
+  backendNodeId?: number;
+  /** Identifies the frame (document) the element lives in. */
   frameId: string;
 }
 
@@ -53,6 +55,8 @@ export class Page {
   readonly emulation: EmulationState = {};
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
+  /** Out-of-process iframes and per-frame execution contexts. */
+  readonly frames: PageFrames;
   readonly #ready: Deferred<void> = deferred<void>();
   readonly #unsubscribe: Array<() => void> = [];
   #probeLoader = '';
@@ -66,6 +70,7 @@ export class Page {
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
+    this.frames = new PageFrames(session);
     this.#listen();
   }
 
@@ -98,6 +103,7 @@ export class Page {
         s.send('Runtime.enable'),
         s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
         s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
+        this.frames.init(),
       ]);
       const tree = s.send('Page.getFrameTree');
       if (waitingForDebugger) {
@@ -195,6 +201,7 @@ export class Page {
 
   dispose(): void {
     this.closed = true;
+    this.frames.dispose();
     for (const off of this.#unsubscribe) {
       off();
     }
