@@ -31,7 +31,9 @@ function goodValue(name: string, schema: JsonSchema & {enum?: unknown[]; minimum
     case 'boolean':
       return false;
     case 'array':
-      return schema.items?.type === 'object' ? [] : ['x'];
+      return schema.items?.type === 'object'
+        ? [Object.fromEntries(Object.keys(schema.items.properties ?? {}).map(key => [key, 'x']))]
+        : ['x'];
     default:
       return name.toLowerCase().includes('url') ? 'about:blank' : 'x';
   }
@@ -241,9 +243,12 @@ function rss(pid: number | null): number {
 async function chromePids(serverPid: number | null): Promise<number[]> {
   const pids = await findProcesses('cdp-mcp-profile-');
   return pids.filter(pid => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
-    return ppid === serverPid;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[1]) === serverPid;
+    } catch {
+      return false; // Exited meanwhile.
+    }
   });
 }
