@@ -244,6 +244,9 @@ export async function navigate(
   options: {timeout?: number; handleDialog?: DialogPolicy},
 ): Promise<SettleResult & {error?: string}> {
   const timeout = options.timeout ?? defaultNavigationTimeout(page);
+  if (!(await page.urlPolicy.isAllowed(url))) {
+    return {error: `Navigation to ${url} is blocked by blocklist/allowlist rules`};
+  }
   try {
     const {settle} = await runAndSettle(
       page,

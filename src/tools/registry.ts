@@ -5,7 +5,9 @@ import type {Config} from '../cli/options.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
-import {resizePage} from './emulation.js';
+import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {emulate, resizePage} from './emulation.js';
+import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 
@@ -21,6 +23,11 @@ export const TOOL_SOURCES: ToolSource[] = [
   evaluateScript,
   takeScreenshot,
   resizePage,
+  emulate,
+  listConsoleMessages,
+  getConsoleMessage,
+  listNetworkRequests,
+  getNetworkRequest,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
