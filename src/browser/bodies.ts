@@ -9,7 +9,7 @@ const BODY_TIMEOUT_MS = 10_000;
  * keep, or never existed (redirects, failures).
  */
 export async function responseBody(record: NetworkRecord): Promise<Buffer | undefined> {
-  if (!record.response || record.resourceType === 'websocket' || record.session.detached) {
+  if (!record.response || record.redirected || record.resourceType === 'websocket' || record.session.detached) {
     return undefined;
   }
   try {

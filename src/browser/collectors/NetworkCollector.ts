@@ -52,6 +52,8 @@ export interface NetworkRecord extends Identified {
   /** Chrome's errorText when the request failed. */
   failure: string | undefined;
   finished: boolean;
+  /** This hop was answered with a redirect; the next hop has the same requestId. */
+  redirected: boolean;
   /** Bytes received over the wire (when finished). */
   encodedDataLength: number | undefined;
   timing: RequestTiming;
@@ -183,6 +185,7 @@ export class NetworkCollector {
       previous.timing.responseMs ??= e.timestamp * 1000;
       previous.timing.endMs = e.timestamp * 1000;
       previous.finished = true;
+      previous.redirected = true;
       chain = [...previous.redirectChain, previous];
     }
     const type = e.type ?? 'Other';
@@ -203,6 +206,7 @@ export class NetworkCollector {
       response: undefined,
       failure: undefined,
       finished: false,
+      redirected: false,
       encodedDataLength: undefined,
       timing: {startWallTimeMs: e.wallTime * 1000, startMs: e.timestamp * 1000},
       gotRequestExtra: false,
@@ -305,6 +309,7 @@ export class NetworkCollector {
       response: undefined,
       failure: undefined,
       finished: false,
+      redirected: false,
       encodedDataLength: undefined,
       timing: {startWallTimeMs: Date.now(), startMs: 0},
       gotRequestExtra: false,
