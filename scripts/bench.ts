@@ -138,9 +138,17 @@ function ensureTheirs(o: Options): string {
   return path.join(pkgDir, bin ?? 'build/src/bin/chrome-devtools-mcp.js');
 }
 
-interface CallResult {ok: boolean; ms: number; text: string; images: number; bytes: number; error?: string}
+interface CallResult {ok: boolean; ms: number; text: string; images: number; bytes: number; error?: string; dims?: string}
+
+/** "WxH" of a base64 PNG (IHDR), else undefined. */
+function pngDims(b64: string | undefined): string | undefined {
+  const b = Buffer.from((b64 ?? '').slice(0, 44), 'base64');
+  return b.length >= 24 && b.toString('latin1', 12, 16) === 'IHDR' ? `${b.readUInt32BE(16)}x${b.readUInt32BE(20)}` : undefined;
+}
 
 const LIVE = new Set<Session>();
+/** Per server: closes, Chrome exit time after close, Chrome processes that had to be SIGKILLed. */
+const CLEANUP: Partial<Record<Side, {closes: number; leftoversKilled: number; exitMs: number[]}>> = {};
 
 class Session {
   readonly tools = new Map<string, ToolInfo>();
@@ -151,6 +159,7 @@ class Session {
   pageId = 1;
   broken?: string;
   peak = {serverRssKb: 0, chromeRssKb: 0};
+  timer?: NodeJS.Timeout;
   private constructor(readonly spec: ServerSpec, readonly client: Client, readonly timeout: number) {}
 
   /** Spawns the server and connects; returns timings (ms from spawn). */
@@ -163,9 +172,13 @@ class Session {
     });
     LIVE.add(s);
     const t0 = now();
+    const connecting = s.client.connect(transport, {timeout});
+    // Track the process tree from the start, so Chrome is known even if the server dies early.
+    s.timer = setInterval(() => { s.pid ||= transport.pid ?? 0; s.track(); }, 500);
     try {
-      await s.client.connect(transport, {timeout});
+      await connecting;
       s.pid = transport.pid ?? 0;
+      s.track();
       const initMs = now() - t0;
       const {tools} = await s.client.listTools(undefined, {timeout});
       const listMs = now() - t0;
@@ -173,6 +186,7 @@ class Session {
       return {s, initMs, listMs};
     } catch (e) {
       s.pid ||= transport.pid ?? 0;
+      s.track();
       await s.close();
       throw new Error(`${spec.side} failed to start: ${(e as Error).message}; stderr: ${oneLine(s.stderrTail.join(''), 400)}`);
     }
@@ -193,7 +207,8 @@ class Session {
       const text = items.filter(c => c.type === 'text').map(c => c.text ?? '').join('\n');
       const images = items.filter(c => c.type === 'image').length;
       const bytes = items.reduce((n, c) => n + (c.text?.length ?? 0) + (c.data?.length ?? 0), 0);
-      return r.isError ? {ok: false, ms, text, images, bytes, error: oneLine(text) || 'isError'} : {ok: true, ms, text, images, bytes};
+      const dims = pngDims(items.find(c => c.type === 'image')?.data);
+      return r.isError ? {ok: false, ms, text, images, bytes, error: oneLine(text) || 'isError'} : {ok: true, ms, text, images, bytes, dims};
     } catch (e) {
       const msg = (e as Error).message;
       if (/timed out|timeout|closed/i.test(msg)) this.broken = `session broken: ${oneLine(msg)}`;
@@ -236,6 +251,9 @@ class Session {
     for (const p of left) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
     if (left.length) log(`${this.spec.side}: ${left.length} Chrome process(es) survived close; SIGKILLed`);
     LIVE.delete(this);
+    clearInterval(this.timer);
+    const c = CLEANUP[this.spec.side] ??= {closes: 0, leftoversKilled: 0, exitMs: []};
+    c.closes++; c.leftoversKilled += left.length; c.exitMs.push(exitMs);
     return {chromeProcs: this.chrome.size, exitMs, leftoversKilled: left.length};
   }
 
@@ -274,6 +292,8 @@ const WARM: WarmScenario[] = [
   {id: 'list_pages', tool: 'list_pages', page: '/simple', args: () => ({}), check: expectText(/\/simple/)},
   {id: 'navigate_page (url)', tool: 'navigate_page', args: c => ({type: 'url', url: c.url(`/simple?i=${c.i}`)}), check: expectText(/simple\?i=/)},
   {id: 'evaluate_script (document.title)', tool: 'evaluate_script', page: '/simple', args: () => ({function: '() => document.title'}), check: expectText(/"Simple"/)},
+  {id: 'evaluate_script (waitForStableDom:false)', tool: 'evaluate_script', optional: true, page: '/simple',
+    args: () => ({function: '() => document.title', waitForStableDom: false}), check: expectText(/"Simple"/)},
   {id: 'take_screenshot (png viewport)', tool: 'take_screenshot', page: '/simple', args: () => ({format: 'png'}), check: r => r.images ? undefined : 'no image content'},
   {id: 'take_snapshot (simple)', tool: 'take_snapshot', page: '/simple', args: () => ({}), check: expectText(/heading "Hello"/)},
   {id: 'click (button)', tool: 'click', optional: true, page: '/form', target: /button "Count"/, args: c => ({uid: c.uid})},
@@ -285,7 +305,7 @@ const WARM: WarmScenario[] = [
   snapN(100), snapN(1000), snapN(5000, 10),
 ];
 
-interface WarmResult {stats?: Stats; error?: string; responseBytes?: number}
+interface WarmResult {stats?: Stats; error?: string; responseBytes?: number; imageDims?: string}
 type PerSide<T> = Partial<Record<Side, T>>;
 
 /** Alternate the server order per iteration to spread noise. */
@@ -310,7 +330,7 @@ async function runWarm(sessions: Session[], o: Options, fx: FixtureServer, dl: {
   for (const sc of WARM) {
     if (dl.hit || (o.scenarios && !o.scenarios.test(sc.id))) continue;
     log(`warm: ${sc.id}`);
-    const st = new Map<Side, {uid: string; error?: string; samples: number[]; bytes?: number}>();
+    const st = new Map<Side, {uid: string; error?: string; samples: number[]; bytes?: number; dims?: string}>();
     for (const s of sessions) st.set(s.spec.side, {...await prepare(s, sc, fx), samples: []});
     const warm = sc.warmup ?? 3;
     const total = warm + Math.min(o.iterations, sc.maxIterations ?? Infinity);
@@ -321,11 +341,11 @@ async function runWarm(sessions: Session[], o: Options, fx: FixtureServer, dl: {
         const r = await s.call(sc.tool, sc.args({i, uid: x.uid, url: fx.url}));
         const bad = r.ok ? sc.check?.(r) : r.error;
         if (bad) x.error = bad;
-        else if (i >= warm) { x.samples.push(r.ms); x.bytes = r.bytes; }
+        else if (i >= warm) { x.samples.push(r.ms); x.bytes = r.bytes; x.dims = r.dims; }
       }
     }
     out[sc.id] = Object.fromEntries([...st].map(([side, x]) =>
-      [side, {stats: x.error ? undefined : stats(x.samples), error: x.error, responseBytes: x.bytes}]));
+      [side, {stats: x.error ? undefined : stats(x.samples), error: x.error, responseBytes: x.bytes, imageDims: x.dims}]));
   }
   return out;
 }
@@ -364,7 +384,7 @@ async function main(): Promise<number> {
     log('hard deadline: killing servers and Chrome');
     for (const s of LIVE) s.kill();
     process.exit(3);
-  }, o.deadlineMin * 60_000 + 90_000);
+  }, o.deadlineMin * 60_000 + Math.min(90_000, 10_000 + o.deadlineMin * 6_000));
   softTimer.unref(); hardTimer.unref();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { for (const s of LIVE) s.kill(); process.exit(130); });
 
@@ -384,11 +404,6 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const json: Record<string, unknown> = {machine, options: {...o, skip: [...o.skip], scenarios: o.scenarios?.source}, servers: specs};
   const shapes: PerSide<string[]> = {};
-  const cleanup: PerSide<{closes: number; leftoversKilled: number; exitMs: number[]}> = {};
-  const noteClose = (side: Side, c: {exitMs: number; leftoversKilled: number}) => {
-    const x = cleanup[side] ??= {closes: 0, leftoversKilled: 0, exitMs: []};
-    x.closes++; x.leftoversKilled += c.leftoversKilled; x.exitMs.push(c.exitMs);
-  };
 
   // 1. cold start
   if (!o.skip.has('cold') && o.cold > 0) {
@@ -405,7 +420,7 @@ async function main(): Promise<number> {
           const navMs = now() - t0;
           c.list.push(listMs);
           if (r.ok) c.nav.push(navMs); else c.errors.push(r.error ?? '');
-          noteClose(spec.side, await s.close());
+          await s.close();
         } catch (e) { c.errors.push(oneLine((e as Error).message, 300)); }
       }
     }
@@ -428,8 +443,7 @@ async function main(): Promise<number> {
         sessions.push(s);
       } catch (e) { notes.push(oneLine((e as Error).message, 300)); }
     }
-    const poll = setInterval(() => { for (const s of sessions) s.track(); }, 500);
-    try {
+    if (sessions.length) {
       if (!o.skip.has('warm')) {
         const warm = await runWarm(sessions, o, fx, dl);
         json.warm = warm;
@@ -440,7 +454,7 @@ async function main(): Promise<number> {
           for (const side of sides) {
             const x = w[side];
             if (x?.error) n.push(`${side} ${sc.optional ? 'n/a' : 'ERROR'}: ${oneLine(x.error, 100)}`);
-            else if (x?.stats) n.push(`${side} p90 ${x.stats.p90.toFixed(1)} (n=${x.stats.n}, ${x.responseBytes ?? 0} B)`);
+            else if (x?.stats) n.push(`${side} p90 ${x.stats.p90.toFixed(1)} (n=${x.stats.n}, ${x.responseBytes ?? 0} B${x.imageDims ? `, ${x.imageDims} png` : ''})`);
             else n.push(`${side}: no samples${dl.hit ? ' (deadline)' : ''}`);
           }
           rows.push({scenario: `${sc.id} (ms)${sc.optional ? ' [opt]' : ''}`, ours: w.ours?.stats?.median, theirs: w.theirs?.stats?.median, notes: n});
@@ -458,8 +472,8 @@ async function main(): Promise<number> {
         });
         rows.push({scenario: `${o.concurrency} concurrent evaluate_script, wall (ms)`, ours: c.ours?.stats?.median, theirs: c.theirs?.stats?.median, notes: n.filter(Boolean)});
       }
-    } finally { clearInterval(poll); }
-    if (!o.skip.has('memory')) {
+    }
+    if (!o.skip.has('memory') && sessions.length) {
       const mem: PerSide<Record<string, number>> = {};
       for (const s of sessions) {
         const cur = s.track();
@@ -474,9 +488,9 @@ async function main(): Promise<number> {
       rows.push({scenario: 'Chrome tree PSS sum, at end (MB)', ours: mb('ours', 'chromePssKb'), theirs: mb('theirs', 'chromePssKb'),
         notes: sides.map(s => `${s}: ${mem[s]?.chromeProcs ?? 0} procs`)});
     }
-    for (const s of sessions) noteClose(s.spec.side, await s.close());
+    for (const s of sessions) await s.close();
   }
-  json.cleanup = cleanup;
+  json.cleanup = CLEANUP;
   json.toolShapes = shapes;
 
   // 5. install footprint
@@ -495,7 +509,7 @@ async function main(): Promise<number> {
   const extra = [...notes.map(n => `- ${n}`)];
   if (dl.hit) extra.push(`- DEADLINE of ${o.deadlineMin} min reached: results are partial`);
   for (const side of sides) {
-    const c = cleanup[side];
+    const c = CLEANUP[side];
     if (c) extra.push(`- ${side}: ${c.closes} closes, Chrome exit after close median ${stats(c.exitMs)?.median ?? '?'} ms, leftover Chrome processes SIGKILLed: ${c.leftoversKilled}`);
   }
   if (shapes.ours && shapes.theirs) {

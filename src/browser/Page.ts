@@ -175,7 +175,7 @@ export class Page {
     const install = this.#probeLoader === this.loaderId ? '' : `${PROBE_SOURCE};`;
     const result = await this.session.trySend(
       'Runtime.evaluate',
-      {expression: `${install}globalThis[Symbol.for('cdp-mcp.probe')]?.count()`, returnByValue: true},
+      {expression: `${install}globalThis[Symbol.for('cdp-mcp.probe')]?.mark()`, returnByValue: true},
       2_000,
     );
     if (result && !result.exceptionDetails) {

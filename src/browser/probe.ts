@@ -1,29 +1,85 @@
 /**
  * Installed in every document (Page.addScriptToEvaluateOnNewDocument) and on
- * demand: counts DOM mutations so that, after an action, we can tell at once
- * whether anything changed and, if so, wait only until the DOM goes quiet.
+ * demand. It lets us wait for exactly what an action caused, and nothing else:
+ *
+ * - DOM mutations are counted, so "nothing changed" is known at once;
+ * - short timers (≤ SHORT_TIMER_MS), animation frames and fetch/XHR requests
+ *   started after `mark()` are tracked until they have run/finished once, so
+ *   effects the action scheduled but that have not touched the DOM yet are
+ *   still awaited.
+ *
+ * `settle(since, quietMs, capMs)` resolves false right away when nothing was
+ * scheduled and nothing changed; otherwise once the tracked work is done and
+ * the DOM has been quiet for `quietMs`, or at `capMs`.
  * Kept under a registered symbol so it never collides with page globals.
  */
 export const PROBE_SOURCE = `(() => {
   const key = Symbol.for('cdp-mcp.probe');
   if (globalThis[key]) return;
+  const SHORT_TIMER_MS = 250;
+  const nativeSetTimeout = globalThis.setTimeout;
   let count = 0;
   let last = 0;
+  let epoch = 0;
+  const pending = new Set();
+  const track = () => { if (!epoch) return undefined; const token = {epoch}; pending.add(token); return token; };
+  const done = token => { if (token) pending.delete(token); };
   const observer = new MutationObserver(records => { count += records.length; last = performance.now(); });
   const start = () => observer.observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
   if (document.documentElement) start(); else document.addEventListener('readystatechange', start, {once: true});
+  const wrapTimer = (name, repeating) => {
+    const original = globalThis[name];
+    if (typeof original !== 'function') return;
+    globalThis[name] = function (callback, delay, ...args) {
+      const token = typeof callback === 'function' && !(Number(delay) > SHORT_TIMER_MS) ? track() : undefined;
+      if (!token) return original.call(this, callback, delay, ...args);
+      return original.call(this, function (...a) {
+        try { return callback.apply(this, a); } finally { done(token); }
+      }, delay, ...args);
+    };
+  };
+  wrapTimer('setTimeout');
+  wrapTimer('setInterval');
+  const raf = globalThis.requestAnimationFrame;
+  if (typeof raf === 'function') {
+    globalThis.requestAnimationFrame = function (callback) {
+      const token = typeof callback === 'function' ? track() : undefined;
+      if (!token) return raf.call(this, callback);
+      return raf.call(this, t => { try { return callback(t); } finally { done(token); } });
+    };
+  }
+  const nativeFetch = globalThis.fetch;
+  if (typeof nativeFetch === 'function') {
+    globalThis.fetch = function (...args) {
+      const token = track();
+      const p = nativeFetch.apply(this, args);
+      if (token) p.then(() => done(token), () => done(token));
+      return p;
+    };
+  }
+  const XHR = globalThis.XMLHttpRequest;
+  if (XHR) {
+    const send = XHR.prototype.send;
+    XHR.prototype.send = function (...args) {
+      const token = track();
+      if (token) this.addEventListener('loadend', () => done(token), {once: true});
+      return send.apply(this, args);
+    };
+  }
   Object.defineProperty(globalThis, key, {value: {
+    mark: () => { epoch++; pending.clear(); return count; },
     count: () => count,
     settle: (since, quietMs, capMs) => new Promise(resolve => {
       const began = performance.now();
       const check = () => {
         const now = performance.now();
-        if (count === since) return resolve(false);
-        if (now - last >= quietMs) return resolve(true);
+        const busy = pending.size > 0;
+        if (!busy && count === since) return resolve(false);
         if (now - began >= capMs) return resolve(true);
-        setTimeout(check, Math.max(5, quietMs - (now - last)));
+        if (!busy && now - last >= quietMs) return resolve(true);
+        nativeSetTimeout.call(globalThis, check, busy ? 10 : Math.max(5, quietMs - (now - last)));
       };
-      setTimeout(check, 0);
+      check();
     }),
   }});
 })()`;

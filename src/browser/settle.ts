@@ -37,6 +37,8 @@ export interface SettleOptions {
   handleDialog?: DialogPolicy;
   /** Throw when the navigation does not finish in time (navigate_page); otherwise it is only logged. */
   navigationMustFinish?: boolean;
+  /** Told about every dialog answered by `handleDialog`, even when the action then fails. */
+  onDialogHandled?: (dialog: OpenDialog, action: string) => void;
 }
 
 export interface SettleResult {
@@ -171,6 +173,7 @@ export async function runAndSettle<T>(
   const result: SettleResult = {};
   const watcher = new NavigationWatcher(page, options.handleDialog, (dialog, action) => {
     result.handledDialog = {dialog, action};
+    options.onDialogHandled?.(dialog, action);
   });
   try {
     const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
@@ -247,6 +250,7 @@ export async function navigate(
   if (!(await page.urlPolicy.isAllowed(url))) {
     return {error: `Navigation to ${url} is blocked by blocklist/allowlist rules`};
   }
+  let handledDialog: SettleResult['handledDialog'];
   try {
     const {settle} = await runAndSettle(
       page,
@@ -260,11 +264,17 @@ export async function navigate(
           watcher.started.resolve();
         }
       },
-      {timeout, handleDialog: options.handleDialog, navigationMustFinish: true, waitForStableDom: false},
+      {
+        timeout,
+        handleDialog: options.handleDialog,
+        navigationMustFinish: true,
+        waitForStableDom: false,
+        onDialogHandled: (dialog, action) => (handledDialog = {dialog, action}),
+      },
     );
     return settle;
   } catch (error) {
-    return {error: asNavigationError(error, timeout)};
+    return {error: asNavigationError(error, timeout), ...(handledDialog ? {handledDialog} : {})};
   }
 }
 

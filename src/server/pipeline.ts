@@ -35,6 +35,9 @@ export interface PipelineOptions {
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
   const path = issue.path?.map(p => String(p.key)).join('.') ?? '';
+  if (issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && path) {
+    return `"${path}" is required`;
+  }
   return path ? `"${path}": ${issue.message}` : issue.message;
 }
 
@@ -132,7 +135,7 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
-        await tool.handler({params, page}, response, context);
+        await raceDialog(page, tool.handler({params, page}, response, context), tool.name);
       } else {
         await tool.handler({params}, response, context);
       }
@@ -179,6 +182,48 @@ export class Pipeline {
   /** Waits for queued calls to finish (used at shutdown). */
   async idle(): Promise<void> {
     await this.#queue.onIdle();
+  }
+}
+
+/** How long a handler may still finish on its own once a dialog opened. */
+const DIALOG_GRACE_MS = 200;
+
+/**
+ * A dialog pauses the page's renderer, so CDP calls that need it (screenshot,
+ * evaluate, …) would hang until their timeout. Stop waiting for the handler
+ * once a dialog opens and stays open (dialogs a handler answers itself are
+ * closed within the same event dispatch), after a short grace.
+ */
+async function raceDialog(page: Page, work: Promise<void>, toolName: string): Promise<void> {
+  let off: (() => void) | undefined;
+  const opened = new Promise<void>(resolve => {
+    off = page.session.on('Page.javascriptDialogOpening', () => {
+      setImmediate(() => {
+        if (page.dialog) {
+          resolve();
+        }
+      });
+    });
+  });
+  try {
+    const first = await Promise.race([work.then(() => 'done' as const), opened.then(() => 'dialog' as const)]);
+    if (first === 'done') {
+      return;
+    }
+    const late = await Promise.race([
+      work.then(() => 'done' as const),
+      new Promise<'dialog'>(resolve => setTimeout(() => resolve('dialog'), DIALOG_GRACE_MS)),
+    ]);
+    if (late === 'done') {
+      return;
+    }
+    work.catch(error => debug(`${toolName} ended after a dialog opened`, errorMessage(error)));
+    const dialog = page.dialog;
+    throw new Error(
+      `A ${dialog?.type ?? 'JavaScript'} dialog opened while ${toolName} was running and the page is paused until it is answered. Call handle_dialog, then retry.`,
+    );
+  } finally {
+    off?.();
   }
 }
 

@@ -106,5 +106,5 @@ export const includeSnapshotEntry = {
 };
 
 export const pageIdEntry = {
-  pageId: v.pipe(v.number(), v.integer(), v.description('The id of the page to act on, as shown by list_pages.')),
+  pageId: v.pipe(v.number(), v.description('The id of the page to act on, as shown by list_pages.')),
 };

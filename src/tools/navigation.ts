@@ -1,11 +1,23 @@
 import * as v from 'valibot';
 
-import {asNavigationError, defaultNavigationTimeout, navigate, runAndSettle, type SettleResult} from '../browser/settle.js';
-import type {Page} from '../browser/Page.js';
+import {
+  asNavigationError,
+  defaultNavigationTimeout,
+  navigate,
+  runAndSettle,
+  type SettleOptions,
+  type SettleResult,
+} from '../browser/settle.js';
+import type {OpenDialog, Page} from '../browser/Page.js';
 import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 import {waitForText} from '../browser/waitForText.js';
 
-async function historyStep(page: Page, delta: -1 | 1, timeout: number): Promise<SettleResult> {
+async function historyStep(
+  page: Page,
+  delta: -1 | 1,
+  timeout: number,
+  onDialogHandled: NonNullable<SettleOptions['onDialogHandled']>,
+): Promise<SettleResult> {
   const {currentIndex, entries} = await page.session.send('Page.getNavigationHistory');
   const entry = entries[currentIndex + delta];
   if (!entry) {
@@ -17,7 +29,7 @@ async function historyStep(page: Page, delta: -1 | 1, timeout: number): Promise<
       await page.session.send('Page.navigateToHistoryEntry', {entryId: entry.id}, timeout);
       watcher.started.resolve();
     },
-    {timeout, navigationMustFinish: true, waitForStableDom: false},
+    {timeout, navigationMustFinish: true, waitForStableDom: false, handleDialog: {beforeunload: 'accept'}, onDialogHandled},
   );
   return settle;
 }
@@ -68,14 +80,16 @@ export const navigatePage = definePageTool({
         source: params.initScript,
       }));
     }
-    let result: SettleResult & {error?: string} = {};
     let handled: SettleResult['handledDialog'];
+    const onDialogHandled = (dialog: OpenDialog, action: string) => {
+      handled = {dialog, action};
+    };
     try {
       switch (type) {
         case 'url': {
           const url = params.url ?? '';
-          result = await navigate(page, url, {timeout, handleDialog: policy});
-          handled = result.handledDialog;
+          const result = await navigate(page, url, {timeout, handleDialog: policy});
+          handled = result.handledDialog ?? handled;
           response.line(
             result.error
               ? `Unable to navigate in the selected page: ${result.error}.`
@@ -86,8 +100,7 @@ export const navigatePage = definePageTool({
         case 'back':
         case 'forward': {
           try {
-            result = await historyStep(page, type === 'back' ? -1 : 1, timeout);
-            handled = result.handledDialog;
+            await historyStep(page, type === 'back' ? -1 : 1, timeout, onDialogHandled);
             response.line(`Successfully navigated ${type} to ${page.url}.`);
           } catch (error) {
             response.line(`Unable to navigate ${type} in the selected page: ${asNavigationError(error, timeout).replace(/\.$/, '')}.`);
@@ -96,16 +109,14 @@ export const navigatePage = definePageTool({
         }
         case 'reload': {
           try {
-            const {settle} = await runAndSettle(
+            await runAndSettle(
               page,
               async watcher => {
                 await page.session.send('Page.reload', {ignoreCache: params.ignoreCache ?? false}, timeout);
                 watcher.started.resolve();
               },
-              {timeout, handleDialog: policy, navigationMustFinish: true, waitForStableDom: false},
+              {timeout, handleDialog: policy, navigationMustFinish: true, waitForStableDom: false, onDialogHandled},
             );
-            result = settle;
-            handled = settle.handledDialog;
             response.line('Successfully reloaded the page.');
           } catch (error) {
             response.line(`Unable to reload the selected page: ${asNavigationError(error, timeout)}.`);

@@ -18,7 +18,7 @@ export const selectPage = defineTool({
   description: 'Select a page by id as the context for later tool calls. Call list_pages for the ids.',
   annotations: {category: 'navigation', readOnlyHint: true},
   schema: {
-    pageId: v.pipe(v.number(), v.integer(), v.description('The id of the page to select, as shown by list_pages.')),
+    pageId: v.pipe(v.number(), v.description('The id of the page to select, as shown by list_pages.')),
     bringToFront: v.optional(v.pipe(v.boolean(), v.description('Also focus the page and bring it to the front.'))),
   },
   async handler({params}, response, {browser}) {
@@ -36,7 +36,7 @@ export const closePage = defineTool({
   description: 'Close a page by id. The last open page cannot be closed. Call list_pages for the ids.',
   annotations: {category: 'navigation', readOnlyHint: false},
   schema: {
-    pageId: v.pipe(v.number(), v.integer(), v.description('The id of the page to close, as shown by list_pages.')),
+    pageId: v.pipe(v.number(), v.description('The id of the page to close, as shown by list_pages.')),
   },
   async handler({params}, response, {browser}) {
     if (browser.pages().length <= 1) {

@@ -20,8 +20,9 @@ export const evaluateScript = definePageTool({
   description:
     'Run JavaScript in the page and return its result as JSON. Give a function declaration (e.g. `() => document.title` or `async (el) => el.innerText` with args from take_snapshot uids), or a script with format=script.',
   annotations: {category: 'debugging', readOnlyHint: false},
-  // Dialogs the script opens are answered with dialogAction, so an open one must not block it.
-  blockedByDialog: false,
+  // Dialogs the script opens are answered with dialogAction; one already open
+  // would pause the script before it starts, so that one blocks.
+  blockedByDialog: true,
   filePaths: ['filePath', 'sourcePath'],
   schema: {
     function: v.optional(

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets up everything the server needs on a fresh machine, then starts it on stdio.
+# Usage: scripts/start.sh [cdp-mcp flags], e.g. scripts/start.sh --headless --isolated
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -z "${CHROME_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian chromium..." >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+  else
+    echo "No Chrome or Chromium found: install one, or set CHROME_PATH." >&2
+  fi
+fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+  npm ci --no-audit --no-fund >&2
+fi
+if [ ! -f build/src/bin/cdp-mcp.js ] || [ -n "$(find src protocol -newer build/src/bin/cdp-mcp.js -name '*.ts' -print -quit)" ]; then
+  npm run build >&2
+fi
+exec node build/src/bin/cdp-mcp.js "$@"

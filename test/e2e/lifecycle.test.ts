@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, existsSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, before, describe, it} from 'node:test';
+
+import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {CHROME_PATH, findProcesses, SERVER_BIN, startServer, TEST_FLAGS} from '../../src/testing/mcpClient.js';
+
+/** Chrome processes started with a profile dir made by our launcher for server `pid`. */
+async function chromeOf(profileNeedle: string): Promise<number[]> {
+  return (await findProcesses(profileNeedle)).filter(pid => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--user-data-dir=');
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) {
+      return true;
+    }
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+/** The --user-data-dir of the Chrome that server `serverPid` launched, found through /proc. */
+async function launchedProfile(serverPid: number | null): Promise<string> {
+  const pids = await findProcesses('cdp-mcp-profile-');
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid !== serverPid) {
+      continue;
+    }
+    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    if (m?.[1]) {
+      return m[1];
+    }
+  }
+  throw new Error('no launched Chrome found');
+}
+
+describe('process lifecycle', () => {
+  let fixtures: FixtureServer;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    fixtures.html('/', '<title>Home</title>');
+  });
+
+  after(async () => {
+    await fixtures?.stop();
+  });
+
+  it('does not start Chrome before the first tool call', async () => {
+    const mcp = await startServer();
+    const tools = await mcp.client.listTools();
+    assert.ok(tools.tools.length >= 10);
+    // Every listed schema is an object schema with described properties.
+    for (const tool of tools.tools) {
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+    }
+    const r = await mcp.call('list_pages');
+    assert.equal(r.isError, false);
+    const profile = await launchedProfile(mcp.pid);
+    assert.ok(existsSync(profile));
+    await mcp.close();
+    assert.ok(await waitUntil(async () => (await chromeOf(profile)).length === 0), 'Chrome survived stdin close');
+    assert.ok(await waitUntil(async () => !existsSync(profile)), 'temporary profile was not removed');
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`kills the Chrome it launched on ${signal}`, async () => {
+      const mcp = await startServer();
+      await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/')});
+      const profile = await launchedProfile(mcp.pid);
+      assert.ok((await chromeOf(profile)).length > 0);
+      assert.ok(mcp.pid);
+      process.kill(mcp.pid, signal);
+      assert.ok(await waitUntil(async () => (await chromeOf(profile)).length === 0), `Chrome survived ${signal}`);
+      await mcp.close().catch(() => undefined);
+    });
+  }
+
+  describe('attached to a running Chrome', () => {
+    let chrome: ChildProcess;
+    let profile: string;
+    let port = 0;
+
+    before(async () => {
+      profile = mkdtempSync(join(tmpdir(), 'attach-test-'));
+      chrome = spawn(
+        CHROME_PATH,
+        ['--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', 'about:blank'],
+        {stdio: 'ignore', detached: true},
+      );
+      const file = join(profile, 'DevToolsActivePort');
+      assert.ok(await waitUntil(async () => existsSync(file) && readFileSync(file, 'utf8').includes('\n')));
+      port = Number(readFileSync(file, 'utf8').split('\n')[0]);
+    });
+
+    after(() => {
+      if (chrome.pid) {
+        try {
+          process.kill(-chrome.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      rmSync(profile, {recursive: true, force: true});
+    });
+
+    it('drives it through --browserUrl and leaves it running after exit', async () => {
+      const mcp = await startServer({args: ['--browserUrl', `http://127.0.0.1:${port}`], replaceFlags: true});
+      const nav = await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/')});
+      assert.equal(nav.isError, false, nav.text);
+      assert.match(nav.text, /1: Home \(/);
+      await mcp.close();
+      await new Promise(resolve => setTimeout(resolve, 300));
+      assert.equal(chrome.exitCode, null, 'attached Chrome was killed');
+      const version = await fetch(`http://127.0.0.1:${port}/json/version`);
+      assert.equal(version.ok, true);
+    });
+
+    it('drives it through --wsEndpoint with handshake headers', async () => {
+      const {webSocketDebuggerUrl} = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {webSocketDebuggerUrl: string};
+      const mcp = await startServer({
+        args: ['--wsEndpoint', webSocketDebuggerUrl, '--wsHeaders', '{"X-Test":"1"}', '--no-page-id-routing'],
+        replaceFlags: true,
+      });
+      const r = await mcp.call('evaluate_script', {function: '() => location.pathname'});
+      assert.equal(r.isError, false, r.text);
+      assert.match(r.text, /"\/"/);
+      await mcp.close();
+      assert.equal(chrome.exitCode, null);
+    });
+  });
+
+  it('says clearly when it cannot attach', async () => {
+    const mcp = await startServer({args: ['--browserUrl', 'http://127.0.0.1:9'], replaceFlags: true});
+    const r = await mcp.call('list_pages');
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Could not connect to Chrome at http:\/\/127\.0\.0\.1:9\. Check that Chrome is running/);
+    await mcp.close();
+  });
+
+  it('rejects bad flags at start with a clear message', async () => {
+    const child = spawn(process.execPath, [SERVER_BIN, ...TEST_FLAGS, '--viewport', 'big'], {stdio: ['pipe', 'pipe', 'pipe']});
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(stderr, /--viewport must look like 1280x720, not "big"/);
+  });
+});

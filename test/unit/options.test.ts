@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import {describe, it} from 'node:test';
+
+import {parseConfig} from '../../src/cli/options.js';
+
+describe('parseConfig', () => {
+  it('accepts camelCase and kebab-case, values inline or separate, repeated arrays', () => {
+    const c = parseConfig([
+      '--executable-path',
+      '/bin/chrome',
+      '--headless',
+      '--isolated=true',
+      '--chromeArg=--a',
+      '--chrome-arg',
+      '--b=1',
+      '--viewport',
+      '800x600',
+      '--screenshotQuality=50',
+    ]);
+    assert.equal(c.executablePath, '/bin/chrome');
+    assert.equal(c.headless, true);
+    assert.equal(c.isolated, true);
+    assert.deepEqual(c.chromeArgs, ['--a', '--b=1']);
+    assert.deepEqual(c.viewport, {width: 800, height: 600});
+    assert.equal(c.screenshotQuality, 50);
+  });
+
+  it('negates booleans with --no-', () => {
+    assert.equal(parseConfig([]).pageIdRouting, true);
+    assert.equal(parseConfig(['--no-page-id-routing']).pageIdRouting, false);
+    assert.equal(parseConfig(['--no-categoryEmulation']).categoryEmulation, false);
+    assert.equal(parseConfig(['--categoryNetwork=false']).categoryNetwork, false);
+  });
+
+  it('collects unknown flags instead of failing', () => {
+    assert.deepEqual(parseConfig(['--whatever', '--headless']).unknown, ['--whatever']);
+  });
+
+  it('explains bad values and combinations', () => {
+    assert.throws(() => parseConfig(['--viewport', 'wide']), /--viewport must look like 1280x720, not "wide"/);
+    assert.throws(() => parseConfig(['--browserUrl', 'x', '--wsEndpoint', 'ws://a']), /either --browserUrl or --wsEndpoint/);
+    assert.throws(() => parseConfig(['--browserUrl', 'localhost:9222']), /must be an http\(s\) URL/);
+    assert.throws(() => parseConfig(['--wsEndpoint', 'ws://a', '--wsHeaders', '[1]']), /must be a JSON object/);
+    assert.throws(() => parseConfig(['--wsHeaders', '{"a":"b"}']), /--wsHeaders goes with --wsEndpoint/);
+    assert.throws(() => parseConfig(['--isolated', '--userDataDir', '/x']), /exclude each other/);
+    assert.throws(() => parseConfig(['--channel', 'nightly']), /stable, beta, dev or canary/);
+    assert.throws(() => parseConfig(['--screenshotQuality', '150']), /between 0 and 100/);
+    assert.throws(() => parseConfig(['--logFile']), /--logFile needs a value/);
+    assert.throws(() => parseConfig(['--browserUrl', 'http://a:1', '--executablePath', '/c']), /for launching/);
+  });
+
+  it('parses ws headers into strings', () => {
+    const c = parseConfig(['--wsEndpoint', 'ws://h/devtools/browser/x', '--wsHeaders', '{"Authorization":"Bearer t","n":1}']);
+    assert.deepEqual(c.wsHeaders, {Authorization: 'Bearer t', n: '1'});
+  });
+});

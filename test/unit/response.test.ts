@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import {describe, it} from 'node:test';
+
+import {formatDialog, formatPageLabel, formatPages, paginate} from '../../src/response/format.js';
+import {renderResponse} from '../../src/response/ResponseBuilder.js';
+
+describe('response formatting', () => {
+  it('labels pages with a title, truncating long ones', () => {
+    assert.equal(formatPageLabel('', 'about:blank'), 'about:blank');
+    assert.equal(formatPageLabel('Home', 'http://a/'), 'Home (http://a/)');
+    const long = 'x'.repeat(60);
+    assert.equal(formatPageLabel(long, 'u'), `${'x'.repeat(47)}... (u)`);
+  });
+
+  it('renders the page list with selection and isolated contexts', () => {
+    assert.deepEqual(
+      formatPages([
+        {id: 1, title: '', url: 'about:blank', selected: false},
+        {id: 3, title: 'T', url: 'http://x/', selected: true, isolatedContext: 'a'},
+      ]),
+      ['## Pages', '1: about:blank', '3: T (http://x/) [selected] isolatedContext=a'],
+    );
+    assert.deepEqual(formatPages([]), []);
+  });
+
+  it('renders dialogs, with the default value for prompts', () => {
+    assert.deepEqual(formatDialog({type: 'alert', message: 'Hi'}), [
+      '# Open dialog',
+      'alert: Hi.',
+      'Call handle_dialog to handle it before continuing.',
+    ]);
+    assert.equal(formatDialog({type: 'prompt', message: 'Name?', defaultPrompt: 'x'})[1], 'prompt: Name? (default value: "x").');
+  });
+
+  it('paginates as the reference does', () => {
+    const items = Array.from({length: 45}, (_, i) => i);
+    assert.deepEqual(paginate(items, undefined, undefined).lines, ['Showing 1-45 of 45 (Page 1 of 1).']);
+    assert.deepEqual(paginate(items, 20, 1).lines, ['Showing 21-40 of 45 (Page 2 of 3).', 'Next page: 2', 'Previous page: 0']);
+    assert.deepEqual(paginate(items, 20, 2).items, [40, 41, 42, 43, 44]);
+    assert.deepEqual(paginate(items, 20, 9).lines, [
+      'Invalid page number provided. Showing first page.',
+      'Showing 1-20 of 45 (Page 1 of 3).',
+      'Next page: 1',
+    ]);
+    assert.deepEqual(paginate([], 10, 0).lines, ['Showing 1-0 of 0 (Page 1 of 1).']);
+  });
+
+  it('assembles sections in the fixed order', () => {
+    const text = renderResponse({
+      notes: ['Note: reconnected.'],
+      lines: ['Did it.'],
+      navigatedToUrl: 'http://x/',
+      emulation: ['Emulating CPU throttling: 4x slowdown'],
+      dialog: {type: 'confirm', message: 'Sure?'},
+      pages: {note: 'Note: moved.', items: [{id: 1, title: '', url: 'http://x/', selected: true}]},
+      sections: [
+        {order: 18, lines: ['## Console messages']},
+        {order: 10, lines: ['## Latest page snapshot']},
+      ],
+      error: 'boom',
+    });
+    assert.equal(
+      text,
+      [
+        'Note: reconnected.',
+        'Did it.',
+        'Page navigated to http://x/.',
+        'Emulating CPU throttling: 4x slowdown',
+        '# Open dialog',
+        'confirm: Sure?.',
+        'Call handle_dialog to handle it before continuing.',
+        'Note: moved.',
+        '## Pages',
+        '1: http://x/ [selected]',
+        '## Latest page snapshot',
+        '## Console messages',
+        'Error: boom',
+      ].join('\n'),
+    );
+  });
+});

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import {describe, it} from 'node:test';
+
+import {BrowserManager} from '../../src/browser/BrowserManager.js';
+import {DEFAULT_CONFIG, parseConfig, type Config} from '../../src/cli/options.js';
+import {Pipeline} from '../../src/server/pipeline.js';
+import {createTools} from '../../src/tools/registry.js';
+import {PathSandbox} from '../../src/util/sandbox.js';
+
+function pipeline(config: Config = DEFAULT_CONFIG): Pipeline {
+  return new Pipeline({
+    tools: createTools(config),
+    config,
+    browsers: new BrowserManager(config),
+    files: new PathSandbox(false),
+  });
+}
+
+describe('tool registry', () => {
+  const tools = createTools(DEFAULT_CONFIG);
+
+  it('sorts tools by name and has unique snake_case names', () => {
+    const names = tools.map(t => t.tool.name);
+    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+    assert.equal(new Set(names).size, names.length);
+    for (const name of names) {
+      assert.match(name, /^[a-z][a-z0-9_]*$/);
+    }
+  });
+
+  it('emits flat object JSON Schemas with every parameter described', () => {
+    for (const {tool, inputSchema} of tools) {
+      assert.equal(inputSchema['type'], 'object', tool.name);
+      assert.equal(inputSchema['$schema'], undefined, tool.name);
+      const properties = inputSchema['properties'] as Record<string, {description?: string; type?: string}>;
+      for (const [param, schema] of Object.entries(properties)) {
+        assert.ok(schema.description, `${tool.name}.${param} has no description`);
+        assert.notEqual(schema.type, 'object', `${tool.name}.${param} is a nested object`);
+      }
+      assert.ok(tool.description.length > 20, tool.name);
+    }
+  });
+
+  it('adds a required pageId to page-scoped tools unless routing is off', () => {
+    const navigate = tools.find(t => t.tool.name === 'navigate_page');
+    assert.ok(navigate);
+    assert.ok((navigate.inputSchema['required'] as string[]).includes('pageId'));
+    const list = tools.find(t => t.tool.name === 'list_pages');
+    assert.deepEqual(Object.keys(list?.inputSchema['properties'] as object), []);
+    const unrouted = createTools(parseConfig(['--no-page-id-routing'])).find(t => t.tool.name === 'navigate_page');
+    assert.equal((unrouted?.inputSchema['properties'] as Record<string, unknown>)['pageId'], undefined);
+  });
+
+  it('matches the parameter shapes of chrome-devtools-mcp 1.11', () => {
+    const shape = (name: string) => Object.keys((tools.find(t => t.tool.name === name)?.inputSchema['properties'] ?? {}) as object).sort();
+    assert.deepEqual(shape('navigate_page'), ['handleBeforeUnload', 'ignoreCache', 'initScript', 'pageId', 'timeout', 'type', 'url']);
+    assert.deepEqual(shape('new_page'), ['background', 'isolatedContext', 'timeout', 'url']);
+    assert.deepEqual(shape('take_screenshot'), ['filePath', 'format', 'fullPage', 'pageId', 'quality', 'uid']);
+    assert.deepEqual(shape('evaluate_script'), ['args', 'dialogAction', 'filePath', 'format', 'function', 'pageId', 'sourcePath', 'waitForStableDom']);
+    assert.deepEqual(shape('wait_for'), ['pageId', 'text', 'timeout']);
+    assert.deepEqual(shape('select_page'), ['bringToFront', 'pageId']);
+  });
+
+  it('hides disabled categories and says which flag enables them', async () => {
+    const config = parseConfig(['--categoryEmulation=false']);
+    const p = pipeline(config);
+    assert.equal(p.listed().some(t => t.tool.name === 'resize_page'), false);
+    const r = await p.call('resize_page', {pageId: 1, width: 1, height: 1});
+    assert.equal(r.isError, true);
+    assert.equal(
+      r.text,
+      'Tool resize_page is in category Emulation which is currently disabled. Restart the server with --categoryEmulation=true to enable it.',
+    );
+  });
+});
+
+describe('pipeline argument checks (no browser needed)', () => {
+  const p = pipeline();
+
+  it('rejects unknown arguments, naming the expected ones', async () => {
+    const r = await p.call('select_page', {pageId: 1, bogus: 1});
+    assert.equal(r.isError, true);
+    assert.equal(
+      r.text,
+      'Unknown argument for tool "select_page": "bogus". Expected arguments: "pageId", "bringToFront". Remove it and retry.',
+    );
+    const many = await p.call('list_pages', {a: 1, b: 2});
+    assert.equal(many.text, 'Unknown arguments for tool "list_pages": "a", "b". This tool does not accept any arguments. Remove them and retry.');
+  });
+
+  it('names the parameter in validation errors', async () => {
+    const r = await p.call('new_page', {url: 5});
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Invalid arguments for tool "new_page": "url": Invalid type: Expected string but received 5\. Fix it and retry\.$/);
+    const missing = await p.call('select_page', {});
+    assert.match(missing.text, /"pageId" is required\. Fix it and retry\./);
+    const enumBad = await p.call('take_screenshot', {pageId: 1, format: 'gif'});
+    assert.match(enumBad.text, /"format": Invalid type: Expected \("png" \| "jpeg" \| "webp"\) but received "gif"/);
+    const emptyList = await p.call('wait_for', {pageId: 1, text: []});
+    assert.match(emptyList.text, /"text": text needs at least one string\./);
+  });
+
+  it('rejects non-object arguments and unknown tools', async () => {
+    assert.match((await p.call('list_pages', [1])).text, /must be a JSON object/);
+    const unknown = await p.call('navigate', {});
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.text, /^Unknown tool "navigate"\. Did you mean "navigate_page"/);
+  });
+});
