@@ -8,6 +8,7 @@ import type {StackFrameText, StackFragment, SymbolizedStack} from '../response/f
 import {withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {PathSandbox} from '../util/sandbox.js';
+import {PROBE_URL} from './probe.js';
 import type {UrlPolicy} from './urlPolicy.js';
 
 /** Scripts with a source map remembered per page (oldest forgotten first). */
@@ -122,6 +123,10 @@ export class SourceMaps {
     session: CdpSession,
     access: SourceMapAccess,
   ): Promise<StackFrameText | undefined> {
+    if (frame.url === PROBE_URL) {
+      // Our own in-page helper (it wraps timers): not the page's code.
+      return undefined;
+    }
     const fallback: StackFrameText = {
       functionName: frame.functionName,
       location: `${displayName(frame.url, frame.scriptId)}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`,
