@@ -88,6 +88,8 @@ export class NetworkCollector {
   });
   /** The latest hop of each live request, by `<sessionId>:<requestId>`. */
   readonly #active = new Map<string, NetworkRecord>();
+  /** Finished requests whose extra-info events may still arrive (they can trail loadingFinished). */
+  readonly #recent = new Map<string, NetworkRecord>();
   readonly #pendingRequestExtra = new Map<string, Array<Record<string, string>>>();
   readonly #pendingResponseExtra = new Map<string, Array<Record<string, string>>>();
 
@@ -233,7 +235,7 @@ export class NetworkCollector {
   }
 
   #onRequestExtra(key: string, headers: Protocol.Network.Headers): void {
-    const record = this.#active.get(key);
+    const record = this.#active.get(key) ?? this.#recent.get(key);
     const target = record ? [...record.redirectChain, record].find(hop => !hop.gotRequestExtra) : undefined;
     if (target) {
       mergeRequestHeaders(target, lowerCaseHeaders(headers));
@@ -258,7 +260,7 @@ export class NetworkCollector {
   }
 
   #onResponseExtra(key: string, headers: Protocol.Network.Headers): void {
-    const record = this.#active.get(key);
+    const record = this.#active.get(key) ?? this.#recent.get(key);
     const lowered = lowerCaseHeaders(headers);
     const target = record ? [...record.redirectChain, record].find(hop => !hop.gotResponseExtra && hop.response) : undefined;
     if (target) {
@@ -290,6 +292,15 @@ export class NetworkCollector {
     this.#active.delete(key);
     this.#pendingRequestExtra.delete(key);
     this.#pendingResponseExtra.delete(key);
+    if (!record.gotRequestExtra || (record.response && !record.gotResponseExtra)) {
+      this.#recent.set(key, record);
+      if (this.#recent.size > MAX_PENDING_EXTRA) {
+        const oldest = this.#recent.keys().next().value;
+        if (oldest !== undefined) {
+          this.#recent.delete(oldest);
+        }
+      }
+    }
   }
 
   #onWebSocket(session: CdpSession, key: string, e: Protocol.Network.WebSocketCreatedEvent): void {
