@@ -4,6 +4,7 @@ import {deferred, type Deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {EmulationState} from './emulation.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
+import {PageFrames} from './frames.js';
 import {PROBE_SOURCE} from './probe.js';
 import {UrlPolicy} from './urlPolicy.js';
 
@@ -24,9 +25,10 @@ const TITLE_TIMEOUT_MS = 1_000;
 /** An element of the latest snapshot, resolved to a JS object in its frame. */
 export interface ResolvedElement {
   session: CdpSession;
+  /** Remote object of the element in its frame's main world. */
   objectId: string;
-  backendNodeId: number;
-  /** Frame (execution context owner) the object lives in. */
+  backendNodeId?: number;
+  /** Identifies the frame (document) the element lives in. */
   frameId: string;
 }
 
@@ -56,6 +58,8 @@ export class Page {
   elements: ElementResolver | undefined;
   /** Console and network collectors, source maps, frame and worker sessions. */
   readonly instrumentation: PageInstrumentation;
+  /** Out-of-process iframes and per-frame execution contexts. */
+  readonly frames: PageFrames;
   readonly #ready: Deferred<void> = deferred<void>();
   readonly #unsubscribe: Array<() => void> = [];
   #probeLoader = '';
@@ -71,6 +75,7 @@ export class Page {
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
     this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation);
+    this.frames = new PageFrames(session);
     this.#listen();
   }
 
@@ -104,6 +109,7 @@ export class Page {
         s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
         s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
         ...this.instrumentation.setUp(),
+        this.frames.init(),
       ]);
       const tree = s.send('Page.getFrameTree');
       if (waitingForDebugger) {
@@ -202,6 +208,7 @@ export class Page {
   dispose(): void {
     this.closed = true;
     this.instrumentation.dispose();
+    this.frames.dispose();
     for (const off of this.#unsubscribe) {
       off();
     }
@@ -215,8 +222,10 @@ export class Page {
         if (frame.parentId === undefined && frame.id === this.mainFrameId) {
           this.loaderId = frame.loaderId;
           this.url = frame.url + (frame.urlFragment ?? '');
-          // A navigation closes any dialog of the previous document.
+          // A navigation closes any dialog of the previous document and
+          // brings a crashed tab back with a new renderer.
           this.dialog = undefined;
+          this.crashed = false;
         }
       }),
       s.on('Page.navigatedWithinDocument', ({frameId, url}) => {

@@ -30,27 +30,32 @@ export const PROBE_SOURCE = `(() => {
   const observer = new MutationObserver(records => { count += records.length; last = performance.now(); });
   const start = () => observer.observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
   if (document.documentElement) start(); else document.addEventListener('readystatechange', start, {once: true});
-  const wrapTimer = (name, repeating) => {
+  // Timer/frame ids of tracked callbacks, so that clearing one releases it
+  // (debounce code clears and re-arms on every keystroke).
+  const wrapTimer = (name, clearName) => {
+    const tokensById = new Map();
+    const release = id => { const token = tokensById.get(id); if (token) { tokensById.delete(id); done(token); } };
     const original = globalThis[name];
-    if (typeof original !== 'function') return;
+    const originalClear = globalThis[clearName];
+    if (typeof original !== 'function' || typeof originalClear !== 'function') return;
     globalThis[name] = function (callback, delay, ...args) {
       const token = typeof callback === 'function' && !(Number(delay) > SHORT_TIMER_MS) ? track() : undefined;
       if (!token) return original.call(this, callback, delay, ...args);
-      return original.call(this, function (...a) {
-        try { return callback.apply(this, a); } finally { done(token); }
+      let id;
+      id = original.call(this, function (...a) {
+        try { return callback.apply(this, a); } finally { release(id); }
       }, delay, ...args);
+      tokensById.set(id, token);
+      return id;
+    };
+    globalThis[clearName] = function (id) {
+      release(id);
+      return originalClear.call(this, id);
     };
   };
-  wrapTimer('setTimeout');
-  wrapTimer('setInterval');
-  const raf = globalThis.requestAnimationFrame;
-  if (typeof raf === 'function') {
-    globalThis.requestAnimationFrame = function (callback) {
-      const token = typeof callback === 'function' ? track() : undefined;
-      if (!token) return raf.call(this, callback);
-      return raf.call(this, t => { try { return callback(t); } finally { done(token); } });
-    };
-  }
+  wrapTimer('setTimeout', 'clearTimeout');
+  wrapTimer('setInterval', 'clearInterval');
+  wrapTimer('requestAnimationFrame', 'cancelAnimationFrame');
   const nativeFetch = globalThis.fetch;
   if (typeof nativeFetch === 'function') {
     globalThis.fetch = function (...args) {

@@ -76,6 +76,15 @@ export class CdpConnection {
     return this.#closed;
   }
 
+  /** Open sessions and commands awaiting an answer (diagnostics, leak checks). */
+  get stats(): {sessions: number; pending: number; listeners: number} {
+    let listeners = 0;
+    for (const set of this.#listeners.values()) {
+      listeners += set.size;
+    }
+    return {sessions: this.#sessions.size, pending: this.#pending.size, listeners};
+  }
+
   /** Sends a command to the browser target, or to a session when `sessionId` is given. */
   send<M extends CdpCommand>(
     method: M,

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 import {BrowserManager} from '../browser/BrowserManager.js';
+import {snapshotProvider} from '../snapshot/provider.js';
 import type {Config} from '../cli/options.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
@@ -71,7 +72,7 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     browsers,
     files,
     rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
-    snapshot: options.snapshot,
+    snapshot: options.snapshot ?? snapshotProvider,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import * as v from 'valibot';
 
+import type {Browser} from '../browser/Browser.js';
 import type {BrowserManager} from '../browser/BrowserManager.js';
 import type {Page} from '../browser/Page.js';
 import {defaultNavigationTimeout} from '../browser/settle.js';
@@ -127,7 +128,7 @@ export class Pipeline {
       }
       if (tool.pageScoped) {
         page = config.pageIdRouting ? browser.getPageById(params['pageId'] as number) : browser.getSelectedPage();
-        if (page.crashed) {
+        if (page.crashed && !tool.worksOnCrashedPage) {
           throw new Error(
             `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
           );
@@ -135,7 +136,7 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
-        await raceDialog(page, tool.handler({params, page}, response, context), tool.name);
+        await raceDialog(browser, page, tool.handler({params, page}, response, context), tool.name);
       } else {
         await tool.handler({params}, response, context);
       }
@@ -163,9 +164,11 @@ export class Pipeline {
         ? {
             note: browser.takeSelectionNote(),
             items: await Promise.all(
-              browser.pages().map(async p => ({
+              browser.pages().map(async (p, _, all) => ({
                 id: p.id,
-                title: await p.fetchTitle(),
+                // A dialog pauses its renderer, which other pages may share:
+                // then only the titles Chrome already reported are safe to use.
+                title: all.some(other => other.dialog) ? p.displayTitle : await p.fetchTitle(),
                 url: p.url,
                 selected: p === browser.findSelectedPage(),
                 isolatedContext: p.contextName,
@@ -185,46 +188,61 @@ export class Pipeline {
   }
 }
 
-/** How long a handler may still finish on its own once a dialog opened. */
+/** How long a handler may still finish on its own once its page shows a dialog. */
 const DIALOG_GRACE_MS = 200;
+/** How long a handler may stall while another page shows a dialog (renderers can be shared). */
+const FOREIGN_DIALOG_STALL_MS = 1_500;
+const DIALOG_POLL_MS = 25;
 
 /**
- * A dialog pauses the page's renderer, so CDP calls that need it (screenshot,
- * evaluate, …) would hang until their timeout. Stop waiting for the handler
- * once a dialog opens and stays open (dialogs a handler answers itself are
- * closed within the same event dispatch), after a short grace.
+ * A dialog pauses its renderer, and renderers can be shared between pages, so
+ * CDP calls that need one (screenshot, evaluate, …) would hang until their
+ * timeout. Stop waiting for the handler once a dialog stays open on its page
+ * (dialogs a handler answers itself close within milliseconds), or when it
+ * stalls while another page shows one, and say which dialog to answer.
  */
-async function raceDialog(page: Page, work: Promise<void>, toolName: string): Promise<void> {
-  let off: (() => void) | undefined;
-  const opened = new Promise<void>(resolve => {
-    off = page.session.on('Page.javascriptDialogOpening', () => {
-      setImmediate(() => {
-        if (page.dialog) {
-          resolve();
-        }
-      });
-    });
+async function raceDialog(browser: Browser, page: Page, work: Promise<void>, toolName: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const blocked = new Promise<Error>(resolve => {
+    let ownSince: number | undefined;
+    let otherSince: number | undefined;
+    timer = setInterval(() => {
+      const now = Date.now();
+      ownSince = page.dialog ? (ownSince ?? now) : undefined;
+      const other = browser.pages().find(p => p !== page && p.dialog);
+      otherSince = other ? (otherSince ?? now) : undefined;
+      if (ownSince !== undefined && now - ownSince >= DIALOG_GRACE_MS) {
+        resolve(
+          new Error(
+            `${capitalize(withArticle(page.dialog?.type ?? 'JavaScript'))} dialog opened while ${toolName} was running and the page is paused until it is answered. Call handle_dialog, then retry.`,
+          ),
+        );
+      } else if (other && otherSince !== undefined && now - otherSince >= FOREIGN_DIALOG_STALL_MS) {
+        resolve(
+          new Error(
+            `Page ${page.id} did not respond while page ${other.id} shows ${withArticle(other.dialog?.type ?? 'JavaScript')} dialog ("${other.dialog?.message}"), which pauses every page sharing its renderer. Answer it with handle_dialog on page ${other.id}, then retry.`,
+          ),
+        );
+      }
+    }, DIALOG_POLL_MS);
   });
   try {
-    const first = await Promise.race([work.then(() => 'done' as const), opened.then(() => 'dialog' as const)]);
-    if (first === 'done') {
-      return;
+    const outcome = await Promise.race([work.then(() => undefined), blocked]);
+    if (outcome) {
+      work.catch(error => debug(`${toolName} ended after a dialog blocked it`, errorMessage(error)));
+      throw outcome;
     }
-    const late = await Promise.race([
-      work.then(() => 'done' as const),
-      new Promise<'dialog'>(resolve => setTimeout(() => resolve('dialog'), DIALOG_GRACE_MS)),
-    ]);
-    if (late === 'done') {
-      return;
-    }
-    work.catch(error => debug(`${toolName} ended after a dialog opened`, errorMessage(error)));
-    const dialog = page.dialog;
-    throw new Error(
-      `A ${dialog?.type ?? 'JavaScript'} dialog opened while ${toolName} was running and the page is paused until it is answered. Call handle_dialog, then retry.`,
-    );
   } finally {
-    off?.();
+    clearInterval(timer);
   }
+}
+
+function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function fail(text: string): ToolResult {

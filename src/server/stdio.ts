@@ -29,6 +29,23 @@ export async function serveStdio(instance: CdpMcpServer): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(signal));
   }
+  if (process.env['CDP_MCP_HEAP_REPORT'] === '1') {
+    // Leak checks (scripts/soak): on SIGUSR2, collect garbage (needs
+    // --expose-gc) and report heap and CDP bookkeeping on stderr.
+    process.on('SIGUSR2', () => {
+      const gc = (globalThis as {gc?: () => void}).gc;
+      gc?.();
+      gc?.();
+      const browser = instance.browsers.current;
+      const report = {
+        heapUsed: process.memoryUsage().heapUsed,
+        rss: process.memoryUsage().rss,
+        pages: browser?.pages().length ?? 0,
+        ...(browser?.connection.stats ?? {}),
+      };
+      process.stderr.write(`HEAP_REPORT ${JSON.stringify(report)}\n`);
+    });
+  }
   // A write to a closed stdout (client gone) must end us, not crash with EPIPE.
   process.stdout.on('error', () => shutdown('stdout closed'));
   await instance.server.connect(new StdioServerTransport());

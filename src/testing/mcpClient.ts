@@ -41,6 +41,8 @@ export interface StartOptions {
   /** Roots the client advertises (file:// URIs); omitted = no roots capability. */
   roots?: string[];
   env?: Record<string, string>;
+  /** Node.js flags for the server process, e.g. --expose-gc. */
+  nodeArgs?: string[];
 }
 
 /** Spawns the built server over real stdio with the SDK client. */
@@ -48,7 +50,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   if (!existsSync(CHROME_PATH)) {
     throw new Error(`Chromium not found at ${CHROME_PATH}. Install it (apt-get install chromium) or set CHROME_PATH.`);
   }
-  const args = [SERVER_BIN, ...(options.replaceFlags ? [] : TEST_FLAGS), ...(options.args ?? [])];
+  const args = [...(options.nodeArgs ?? []), SERVER_BIN, ...(options.replaceFlags ? [] : TEST_FLAGS), ...(options.args ?? [])];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,

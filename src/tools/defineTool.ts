@@ -68,6 +68,8 @@ export interface PageTool<E extends Entries = Entries> extends BaseTool<E> {
   pageScoped: true;
   /** Refuse to run while the page shows an unanswered dialog. */
   blockedByDialog: boolean;
+  /** Runs on a crashed page too (navigation brings a crashed tab back). */
+  worksOnCrashedPage?: boolean;
   handler(request: PageToolRequest<E>, response: ResponseBuilder, context: ToolContext): Promise<void>;
 }
 

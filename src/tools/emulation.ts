@@ -133,14 +133,17 @@ export const emulate = definePageTool({
   },
 });
 
+/** Larger windows make Chrome's compositor give up (and the browser crash). */
+const MAX_SIZE = 16_384;
+
 export const resizePage = definePageTool({
   name: 'resize_page',
   description: "Resize the page's content area (the viewport) to the given width and height in CSS pixels.",
   annotations: {category: 'emulation', readOnlyHint: false},
   blockedByDialog: false,
   schema: {
-    width: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Page width in CSS pixels.')),
-    height: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Page height in CSS pixels.')),
+    width: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SIZE), v.description('Page width in CSS pixels.')),
+    height: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SIZE), v.description('Page height in CSS pixels.')),
   },
   async handler({params, page}, response, {browser}) {
     const c = browser.connection;

@@ -40,6 +40,7 @@ export const navigatePage = definePageTool({
     'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
   annotations: {category: 'navigation', readOnlyHint: false},
   blockedByDialog: false,
+  worksOnCrashedPage: true,
   schema: {
     type: v.optional(
       v.pipe(

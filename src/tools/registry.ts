@@ -4,6 +4,8 @@ import * as v from 'valibot';
 import type {Config} from '../cli/options.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {takeScreenshot} from './screenshot.js';
+import {takeSnapshot} from './snapshot.js';
+import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {evaluateScript} from './script.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {emulate, resizePage} from './emulation.js';
@@ -22,6 +24,16 @@ export const TOOL_SOURCES: ToolSource[] = [
   waitFor,
   evaluateScript,
   takeScreenshot,
+  takeSnapshot,
+  click,
+  clickAt,
+  hover,
+  fill,
+  fillForm,
+  drag,
+  pressKey,
+  typeTextTool,
+  uploadFile,
   resizePage,
   emulate,
   listConsoleMessages,

@@ -1,0 +1,259 @@
+import {access} from 'node:fs/promises';
+import * as v from 'valibot';
+
+import type {Page} from '../browser/Page.js';
+import {runAndSettle} from '../browser/settle.js';
+import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from '../input/actions.js';
+import {fillElement} from '../input/fill.js';
+import {parseKey} from '../input/keys.js';
+import {dragAndDrop, uploadFiles} from '../input/transfer.js';
+import {snapshotState, type SnapshotState} from '../snapshot/PageSnapshot.js';
+import {definePageTool, includeSnapshotEntry} from './defineTool.js';
+
+const uidEntry = {
+  uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
+};
+
+/** The page's latest snapshot, or the error telling the agent to take one. */
+function snapshotOf(page: Page): SnapshotState {
+  if (!page.elements) {
+    throw new Error(`No snapshot found for page ${page.id}. Use take_snapshot to capture one.`);
+  }
+  return snapshotState(page);
+}
+
+/** Clicking an option of a native single select picks it instead (a real click would open the popup). */
+const SELECT_OPTION_ELEMENT = `function() {
+  const select = this.closest('select');
+  if (this.localName !== 'option' || !select || select.multiple || select.disabled || this.disabled) return false;
+  if (this.parentElement && this.parentElement.localName === 'optgroup' && this.parentElement.disabled) return false;
+  select.value = this.value;
+  select.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  select.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}`;
+
+export const click = definePageTool({
+  name: 'click',
+  description: 'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {
+    ...uidEntry,
+    dblClick: v.optional(v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.'))),
+    ...includeSnapshotEntry,
+  },
+  async handler({params, page}, response) {
+    const state = snapshotOf(page);
+    const node = state.node(params.uid);
+    const element = await state.resolve(params.uid);
+    const {settle} = await runAndSettle(page, async () => {
+      if (!params.dblClick && node.role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
+        return;
+      }
+      const point = await actionPoint(page, element, params.uid, true);
+      await mouseClick(page, point, params.dblClick ? 2 : 1);
+    });
+    response.line(params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element');
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+export const clickAt = definePageTool({
+  name: 'click_at',
+  description: 'Click at viewport coordinates (CSS pixels), e.g. taken from a screenshot.',
+  annotations: {category: 'input', readOnlyHint: false, conditions: ['experimentalVision']},
+  blockedByDialog: true,
+  schema: {
+    x: v.pipe(v.number(), v.description('Horizontal position in CSS pixels from the left of the viewport.')),
+    y: v.pipe(v.number(), v.description('Vertical position in CSS pixels from the top of the viewport.')),
+    dblClick: v.optional(v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.'))),
+    ...includeSnapshotEntry,
+  },
+  async handler({params, page}, response) {
+    const {settle} = await runAndSettle(page, () => mouseClick(page, {x: params.x, y: params.y}, params.dblClick ? 2 : 1));
+    response.line(params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates');
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+export const hover = definePageTool({
+  name: 'hover',
+  description: 'Move the mouse over an element by its uid from take_snapshot.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {...uidEntry, ...includeSnapshotEntry},
+  async handler({params, page}, response) {
+    const state = snapshotOf(page);
+    const element = await state.resolve(params.uid);
+    const {settle} = await runAndSettle(page, async () => {
+      await mouseMove(page, await actionPoint(page, element, params.uid, false));
+    });
+    response.line('Successfully hovered over the element');
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+const valueEntry = {
+  value: v.pipe(
+    v.string(),
+    v.description('Text to enter; for a select the option text or value; "true" or "false" for a checkbox, radio or switch.'),
+  ),
+};
+
+export const fill = definePageTool({
+  name: 'fill',
+  description: 'Fill a text field, pick an option of a select, or set a checkbox/radio/switch, by uid from take_snapshot.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry},
+  async handler({params, page}, response) {
+    const state = snapshotOf(page);
+    const {settle} = await runAndSettle(page, () => fillElement(page, state, params.uid, params.value));
+    response.line('Successfully filled out the element');
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+export const fillForm = definePageTool({
+  name: 'fill_form',
+  description: 'Fill several form elements at once, in order (same rules as fill). Stops at the first failure.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {
+    elements: v.pipe(
+      v.array(v.object({...uidEntry, ...valueEntry})),
+      v.minLength(1, 'elements needs at least one entry.'),
+      v.description('Elements to fill: each a uid from take_snapshot and the value for it.'),
+    ),
+    ...includeSnapshotEntry,
+  },
+  async handler({params, page}, response) {
+    const state = snapshotOf(page);
+    for (const {uid, value} of params.elements) {
+      const {settle} = await runAndSettle(page, () => fillElement(page, state, uid, value));
+      response.navigatedToUrl = undefined;
+      response.attachSettle(settle);
+    }
+    response.line('Successfully filled out the form');
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+export const drag = definePageTool({
+  name: 'drag',
+  description: 'Drag an element onto another (mouse drag, and HTML5 drag and drop when the element is draggable). uids from take_snapshot.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {
+    from_uid: v.pipe(v.string(), v.description('uid of the element to drag.')),
+    to_uid: v.pipe(v.string(), v.description('uid of the element to drop it on.')),
+    ...includeSnapshotEntry,
+  },
+  async handler({params, page}, response) {
+    const state = snapshotOf(page);
+    const from = await state.resolve(params.from_uid);
+    const to = await state.resolve(params.to_uid);
+    const {settle} = await runAndSettle(page, () => dragAndDrop(page, from, params.from_uid, to, params.to_uid));
+    response.line('Successfully dragged an element');
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+export const pressKey = definePageTool({
+  name: 'press_key',
+  description:
+    'Press a key or a combination on the focused element, e.g. "Enter", "Tab", "Control+A", "Control+Shift+R", "Control++" (modifiers: Control, Shift, Alt, Meta).',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {
+    key: v.pipe(v.string(), v.description('Key or combination joined with "+", e.g. "Enter", "Control+A", "Shift+Tab".')),
+    ...includeSnapshotEntry,
+  },
+  async handler({params, page}, response) {
+    const {key, modifiers} = parseKey(params.key);
+    const {settle} = await runAndSettle(page, () => pressKeys(page, [...modifiers, key]));
+    response.line(`Successfully pressed key: ${params.key}`);
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
+
+export const typeTextTool = definePageTool({
+  name: 'type_text',
+  description: 'Type text into the focused element with the keyboard, optionally followed by a key such as Enter. Focus it first with click.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {
+    text: v.pipe(v.string(), v.description('Text to type.')),
+    submitKey: v.optional(v.pipe(v.string(), v.description('Key to press after typing, e.g. "Enter", "Tab" or "Escape".'))),
+  },
+  async handler({params, page}, response) {
+    const {settle} = await runAndSettle(page, async () => {
+      await typeText(page, params.text);
+      if (params.submitKey) {
+        await pressKeys(page, [params.submitKey]);
+      }
+    });
+    response.line(params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`);
+    response.attachSettle(settle);
+  },
+});
+
+export const uploadFile = definePageTool({
+  name: 'upload_file',
+  description: 'Upload files through a file input, or an element that opens a file chooser when clicked, by uid from take_snapshot.',
+  annotations: {category: 'input', readOnlyHint: false},
+  blockedByDialog: true,
+  schema: {
+    ...uidEntry,
+    filePaths: v.pipe(
+      v.array(v.string()),
+      v.minLength(1, 'filePaths needs at least one path.'),
+      v.description('Local paths of the files to upload.'),
+    ),
+    ...includeSnapshotEntry,
+  },
+  async handler({params, page}, response, {config, files}) {
+    const remote = Boolean(config.browserUrl || config.wsEndpoint);
+    const paths: string[] = [];
+    for (const path of params.filePaths) {
+      if (remote) {
+        paths.push(path);
+        continue;
+      }
+      const checked = await files.validate(path);
+      await access(checked).catch(() => {
+        throw new Error(`File not found: ${path}. Give the path of an existing file.`);
+      });
+      paths.push(checked);
+    }
+    const state = snapshotOf(page);
+    const element = await state.resolve(params.uid);
+    const {settle} = await runAndSettle(page, () => uploadFiles(page, element, params.uid, paths));
+    response.line(`File uploaded from ${paths.join(', ')}.`);
+    response.attachSettle(settle);
+    if (params.includeSnapshot) {
+      response.includeSnapshot({verbose: false});
+    }
+  },
+});
