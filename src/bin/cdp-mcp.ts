@@ -24,6 +24,15 @@ if (config.version) {
   process.stderr.write(`${SERVER_VERSION}\n`);
   process.exit(0);
 }
+if (config.blockedUrlPatterns.length || config.allowedUrlPatterns.length) {
+  const {UrlPolicy} = await import('../browser/urlPolicy.js');
+  try {
+    await new UrlPolicy(config.blockedUrlPatterns, config.allowedUrlPatterns).validate();
+  } catch (error) {
+    process.stderr.write(`cdp-mcp: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+}
 configureLogger({logFile: config.logFile});
 if (config.unknown.length) {
   warn(`Unknown arguments ignored: ${config.unknown.join(' ')}`);

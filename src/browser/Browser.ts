@@ -4,9 +4,13 @@ import type {BrowserEndpoint} from '../cdp/launcher.js';
 import {deferred, withTimeout, type Deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {Page} from './Page.js';
+import {UrlPolicy} from './urlPolicy.js';
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
+
+/** Browser-level worker targets; they load URLs on their own. */
+const WORKER_TYPES = new Set(['service_worker', 'shared_worker', 'worker']);
 
 /** Targets that are browser chrome rather than web content. */
 function isHiddenUrl(url: string): boolean {
@@ -35,11 +39,16 @@ export class Browser {
   private constructor(
     readonly connection: CdpConnection,
     readonly endpoint: BrowserEndpoint,
+    readonly urlPolicy: UrlPolicy,
   ) {}
 
-  static async connect(endpoint: BrowserEndpoint, wsHeaders?: Record<string, string>): Promise<Browser> {
+  static async connect(
+    endpoint: BrowserEndpoint,
+    wsHeaders?: Record<string, string>,
+    urlPolicy: UrlPolicy = new UrlPolicy([], []),
+  ): Promise<Browser> {
     const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
-    const browser = new Browser(connection, endpoint);
+    const browser = new Browser(connection, endpoint, urlPolicy);
     try {
       await browser.#init();
     } catch (error) {
@@ -96,6 +105,18 @@ export class Browser {
 
   #onAttached({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const c = this.connection;
+    if (this.urlPolicy.active && WORKER_TYPES.has(targetInfo.type)) {
+      // Workers fetch on their own: they stay attached so the URL policy applies to them.
+      const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
+      void Promise.all([
+        session.trySend('Network.enable'),
+        session
+          .send('Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: this.urlPolicy.rules(undefined)})
+          .catch((error: unknown) => debug(`URL policy not applied to ${targetInfo.type} ${targetInfo.url}`, error)),
+        waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
+      ]);
+      return;
+    }
     if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {
       // Not ours to drive: let it run and let go of it.
       void (async () => {
@@ -108,7 +129,7 @@ export class Browser {
     }
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
-    const page = new Page(nextPageId++, session, targetInfo, contextName);
+    const page = new Page(nextPageId++, session, targetInfo, contextName, this.urlPolicy);
     this.#pages.set(targetInfo.targetId, page);
     void page.init(waitingForDebugger).then(() => {
       const waiter = this.#waiters.get(targetInfo.targetId);

@@ -2,6 +2,7 @@ import type {Config} from '../cli/options.js';
 import {launchChrome, resolveAttachEndpoint} from '../cdp/launcher.js';
 import {debug} from '../util/logger.js';
 import {Browser} from './Browser.js';
+import {UrlPolicy} from './urlPolicy.js';
 
 /**
  * Starts the browser lazily on the first tool call, and again after it went
@@ -14,7 +15,12 @@ export class BrowserManager {
   #note: string | undefined;
   #closing = false;
 
-  constructor(readonly config: Config) {}
+  /** --blockedUrlPattern / --allowedUrlPattern, enforced on every target of the browser. */
+  readonly urlPolicy: UrlPolicy;
+
+  constructor(readonly config: Config) {
+    this.urlPolicy = new UrlPolicy(config.blockedUrlPatterns, config.allowedUrlPatterns);
+  }
 
   get attached(): boolean {
     return Boolean(this.config.browserUrl || this.config.wsEndpoint);
@@ -44,6 +50,7 @@ export class BrowserManager {
 
   async #start(): Promise<Browser> {
     const c = this.config;
+    await this.urlPolicy.validate();
     const endpoint = this.attached
       ? await resolveAttachEndpoint({browserUrl: c.browserUrl, wsEndpoint: c.wsEndpoint})
       : await launchChrome({
@@ -59,7 +66,7 @@ export class BrowserManager {
         });
     let browser: Browser;
     try {
-      browser = await Browser.connect(endpoint, c.wsHeaders);
+      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy);
     } catch (error) {
       await endpoint.kill();
       throw new Error(

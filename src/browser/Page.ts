@@ -2,8 +2,13 @@ import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {deferred, type Deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import type {EmulationState} from './emulation.js';
+import {PageInstrumentation} from './PageInstrumentation.js';
 import {PageFrames} from './frames.js';
 import {PROBE_SOURCE} from './probe.js';
+import {UrlPolicy} from './urlPolicy.js';
+
+export type {EmulationState} from './emulation.js';
 
 export type DialogType = Protocol.Page.DialogType;
 
@@ -12,12 +17,6 @@ export interface OpenDialog {
   type: DialogType;
   message: string;
   defaultPrompt?: string;
-}
-
-/** Per-page emulation state; shown on responses of page-scoped tools. */
-export interface EmulationState {
-  networkConditions?: string;
-  cpuThrottlingRate?: number;
 }
 
 /** Bound of reading a page title for page lists (as the reference). */
@@ -36,6 +35,8 @@ export interface ResolvedElement {
 /** Maps snapshot uids to live elements; provided by the snapshot layer. */
 export interface ElementResolver {
   resolve(uid: string): Promise<ResolvedElement>;
+  /** The uid a DOM node has in the latest snapshot, if any (links DevTools issues to elements). */
+  uidForBackendNodeId?(backendNodeId: number): string | undefined;
 }
 
 /**
@@ -55,6 +56,8 @@ export class Page {
   readonly emulation: EmulationState = {};
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
+  /** Console and network collectors, source maps, frame and worker sessions. */
+  readonly instrumentation: PageInstrumentation;
   /** Out-of-process iframes and per-frame execution contexts. */
   readonly frames: PageFrames;
   readonly #ready: Deferred<void> = deferred<void>();
@@ -66,10 +69,12 @@ export class Page {
     readonly session: CdpSession,
     targetInfo: Protocol.Target.TargetInfo,
     readonly contextName: string | undefined,
+    readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
   ) {
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
+    this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation);
     this.frames = new PageFrames(session);
     this.#listen();
   }
@@ -103,6 +108,7 @@ export class Page {
         s.send('Runtime.enable'),
         s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
         s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
+        ...this.instrumentation.setUp(),
         this.frames.init(),
       ]);
       const tree = s.send('Page.getFrameTree');
@@ -201,6 +207,7 @@ export class Page {
 
   dispose(): void {
     this.closed = true;
+    this.instrumentation.dispose();
     this.frames.dispose();
     for (const off of this.#unsubscribe) {
       off();

@@ -82,13 +82,8 @@ export class PageFrames {
   #onAttached(parent: CdpSession, {sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const connection = parent.connection;
     if (targetInfo.type !== 'iframe') {
-      // Workers and the like are not ours to drive here: let them run.
-      void (async () => {
-        if (waitingForDebugger) {
-          await connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
-        }
-        await connection.send('Target.detachFromTarget', {sessionId}, parent.id).catch(() => undefined);
-      })();
+      // Workers and other child targets are PageInstrumentation's (console,
+      // network and the URL policy apply to them); it resumes or detaches them.
       return;
     }
     const session = connection.session(sessionId, targetInfo.targetId, targetInfo.type);

@@ -13,6 +13,9 @@
  * the DOM has been quiet for `quietMs`, or at `capMs`.
  * Kept under a registered symbol so it never collides with page globals.
  */
+/** sourceURL of the probe, so stack traces shown to agents can leave its frames out. */
+export const PROBE_URL = 'cdp-mcp-probe.js';
+
 export const PROBE_SOURCE = `(() => {
   const key = Symbol.for('cdp-mcp.probe');
   if (globalThis[key]) return;
@@ -87,4 +90,6 @@ export const PROBE_SOURCE = `(() => {
       check();
     }),
   }});
-})()`;
+})()
+//# sourceURL=${PROBE_URL}
+`;

@@ -247,6 +247,9 @@ export async function navigate(
   options: {timeout?: number; handleDialog?: DialogPolicy},
 ): Promise<SettleResult & {error?: string}> {
   const timeout = options.timeout ?? defaultNavigationTimeout(page);
+  if (!(await page.urlPolicy.isAllowed(url))) {
+    return {error: `Navigation to ${url} is blocked by blocklist/allowlist rules`};
+  }
   let handledDialog: SettleResult['handledDialog'];
   try {
     const {settle} = await runAndSettle(

@@ -2,6 +2,7 @@
  * Pure formatters for the sections of a tool response. Each takes plain data
  * and returns lines; ResponseBuilder decides the order.
  */
+import type {EmulationState} from '../browser/emulation.js';
 import type {OpenDialog} from '../browser/Page.js';
 
 export interface PageSummary {
@@ -76,14 +77,40 @@ export function paginate<T>(all: T[], pageSize: number | undefined, pageIdx: num
   return {items: all.slice(start, end), lines};
 }
 
-/** Emulation status lines shown on page-scoped responses (only what is active). */
-export function formatEmulation(state: {networkConditions?: string; cpuThrottlingRate?: number}): string[] {
+/**
+ * Emulation status lines shown on page-scoped responses, in the reference's
+ * order, each only when that feature is emulated.
+ */
+export function formatEmulation(state: EmulationState, navigationTimeoutMs: number): string[] {
   const lines: string[] = [];
   if (state.networkConditions) {
     lines.push(`Emulating network conditions: ${state.networkConditions}`);
+    lines.push(`Default navigation timeout set to ${navigationTimeoutMs} ms`);
+  }
+  if (state.geolocation) {
+    lines.push(`Emulating geolocation: latitude=${state.geolocation.latitude}, longitude=${state.geolocation.longitude}`);
+  }
+  if (state.viewport) {
+    const {deviceScaleFactor, isMobile, hasTouch, isLandscape, width, height} = state.viewport;
+    lines.push(`Emulating viewport: ${JSON.stringify({deviceScaleFactor, isMobile, hasTouch, isLandscape, width, height})}`);
+  }
+  if (state.userAgent) {
+    lines.push(`Emulating user agent: ${state.userAgent}`);
   }
   if (state.cpuThrottlingRate && state.cpuThrottlingRate > 1) {
     lines.push(`Emulating CPU throttling: ${state.cpuThrottlingRate}x slowdown`);
+  }
+  if (state.colorScheme) {
+    lines.push(`Emulating color scheme: ${state.colorScheme}`);
+  }
+  if (state.forcedColors) {
+    lines.push(`Emulating forced-colors: ${state.forcedColors}`);
+  }
+  if (state.prefersContrast) {
+    lines.push(`Emulating prefers-contrast: ${state.prefersContrast}`);
+  }
+  if (state.prefersReducedMotion) {
+    lines.push(`Emulating prefers-reduced-motion: ${state.prefersReducedMotion}`);
   }
   return lines;
 }

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type {Browser} from '../browser/Browser.js';
 import type {BrowserManager} from '../browser/BrowserManager.js';
 import type {Page} from '../browser/Page.js';
+import {defaultNavigationTimeout} from '../browser/settle.js';
 import type {Config} from '../cli/options.js';
 import {formatEmulation} from '../response/format.js';
 import {renderResponse, ResponseBuilder, type ImageContent, type SnapshotRequest} from '../response/ResponseBuilder.js';
@@ -157,7 +158,7 @@ export class Pipeline {
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
       lines: response.lines,
       navigatedToUrl: response.navigatedToUrl,
-      emulation: page ? formatEmulation(page.emulation) : [],
+      emulation: page ? formatEmulation(page.emulation, defaultNavigationTimeout(page)) : [],
       dialog: page?.dialog,
       pages: response.includePages
         ? {

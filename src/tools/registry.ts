@@ -7,7 +7,9 @@ import {takeScreenshot} from './screenshot.js';
 import {takeSnapshot} from './snapshot.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {evaluateScript} from './script.js';
-import {resizePage} from './emulation.js';
+import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {emulate, resizePage} from './emulation.js';
+import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 
@@ -33,6 +35,11 @@ export const TOOL_SOURCES: ToolSource[] = [
   typeTextTool,
   uploadFile,
   resizePage,
+  emulate,
+  listConsoleMessages,
+  getConsoleMessage,
+  listNetworkRequests,
+  getNetworkRequest,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
