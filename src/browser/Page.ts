@@ -6,7 +6,6 @@ import type {EmulationState} from './emulation.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PageFrames} from './frames.js';
 import {PROBE_SOURCE} from './probe.js';
-import {TITLE_BINDING, TITLE_WATCHER_SOURCE, TITLE_WORLD} from './titleWatcher.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 export type {EmulationState} from './emulation.js';
@@ -64,7 +63,6 @@ export class Page {
   readonly #ready: Deferred<void> = deferred<void>();
   readonly #unsubscribe: Array<() => void> = [];
   #probeLoader = '';
-  #titleReported = false;
 
   constructor(
     readonly id: number,
@@ -110,13 +108,6 @@ export class Page {
         s.send('Runtime.enable'),
         s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
         s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
-        // The binding first: the watcher looks it up when it runs.
-        s.trySend('Runtime.addBinding', {name: TITLE_BINDING, executionContextName: TITLE_WORLD}),
-        s.trySend('Page.addScriptToEvaluateOnNewDocument', {
-          source: TITLE_WATCHER_SOURCE,
-          worldName: TITLE_WORLD,
-          runImmediately: true,
-        }),
         ...this.instrumentation.setUp(),
         this.frames.init(),
       ]);
@@ -141,14 +132,7 @@ export class Page {
   /** Updates from Target.targetInfoChanged. */
   updateTargetInfo(info: Protocol.Target.TargetInfo): void {
     this.url = info.url;
-    if (!this.#titleReported) {
-      this.title = info.title;
-    }
-  }
-
-  /** True once the title watcher reported for the current document. */
-  get titleKnown(): boolean {
-    return this.#titleReported;
+    this.title = info.title;
   }
 
   /** Label used in page lists: `<title> (<url>)`, or the URL when there is no real title. */
@@ -166,9 +150,6 @@ export class Page {
    * is open, the renderer is busy).
    */
   async fetchTitle(): Promise<string> {
-    if (this.#titleReported) {
-      return this.title;
-    }
     if (!this.dialog && !this.crashed) {
       const result = await this.session.trySend(
         'Runtime.evaluate',
@@ -245,14 +226,6 @@ export class Page {
           // brings a crashed tab back with a new renderer.
           this.dialog = undefined;
           this.crashed = false;
-          // Until the new document's watcher reports, read the title on demand.
-          this.#titleReported = false;
-        }
-      }),
-      s.on('Runtime.bindingCalled', ({name, payload}) => {
-        if (name === TITLE_BINDING) {
-          this.title = payload;
-          this.#titleReported = true;
         }
       }),
       s.on('Page.navigatedWithinDocument', ({frameId, url}) => {
