@@ -121,8 +121,13 @@ describe('pages and navigation', () => {
     await mcp.call('navigate_page', {pageId: 1, url});
     const popup = fixtures.url('/two');
     await mcp.call('evaluate_script', {pageId: 1, function: `() => { window.w = window.open(${JSON.stringify(popup)}); return true; }`});
+    // window.open returns before the popup has loaded: poll (bounded) until it has.
     let list = await mcp.call('list_pages');
-    assert.match(list.text, /\n7: (Two \()?http:\/\/127\.0\.0\.1:\d+\/two\)?$/);
+    for (let i = 0; i < 100 && !/\n7: Two \(/.test(list.text); i++) {
+      await new Promise(resolve => setTimeout(resolve, 20));
+      list = await mcp.call('list_pages');
+    }
+    assert.match(list.text, /\n7: Two \(http:\/\/127\.0\.0\.1:\d+\/two\)$/);
     await mcp.call('evaluate_script', {pageId: 1, function: '() => { window.w.close(); return true; }'});
     for (let i = 0; i < 50 && /\n7: /.test(list.text); i++) {
       await new Promise(resolve => setTimeout(resolve, 20));
