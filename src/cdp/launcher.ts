@@ -1,6 +1,6 @@
 import * as ChromeLauncher from 'chrome-launcher';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
-import {homedir, tmpdir} from 'node:os';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {homedir, hostname, tmpdir} from 'node:os';
 import {join} from 'node:path';
 
 import {sleep} from '../util/async.js';
@@ -31,6 +31,55 @@ export interface BrowserEndpoint {
   kill(): Promise<void>;
   /** Resolves when a launched browser process exits (never for attached ones). */
   exited: Promise<void>;
+}
+
+/** Temporary profiles are made under the OS temp dir with this prefix. */
+const PROFILE_PREFIX = 'cdp-mcp-profile-';
+/** A temporary profile with no running Chrome is left over once it is this old. */
+const STALE_PROFILE_MS = 10 * 60_000;
+
+/** Written into each temporary profile: the pid of the server that owns it. */
+const OWNER_FILE = 'cdp-mcp-owner';
+
+/**
+ * A server killed with SIGKILL cannot remove its temporary profile (its Chrome
+ * does exit: the debugging pipe closes). Remove such leftovers: profiles whose
+ * owning server is gone, or, without an owner file, that are old.
+ */
+function removeStaleProfiles(): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(tmpdir()).filter(name => name.startsWith(PROFILE_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const dir = join(tmpdir(), name);
+    try {
+      let stale: boolean;
+      try {
+        const [host, pid] = readFileSync(join(dir, OWNER_FILE), 'utf8').split(' ');
+        stale = host === hostname() && Number(pid) > 0 && !isAlive(Number(pid));
+      } catch {
+        stale = Date.now() - statSync(dir).mtimeMs > STALE_PROFILE_MS;
+      }
+      if (stale) {
+        rmSync(dir, {recursive: true, force: true});
+        debug(`removed stale profile ${dir}`);
+      }
+    } catch (error) {
+      debug(`could not check profile ${dir}`, error);
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Flags we add on top of chrome-launcher's defaults, each with its reason. */
@@ -142,7 +191,9 @@ export async function launchChrome(options: LaunchOptions): Promise<BrowserEndpo
   let userDataDir: string;
   let temporary = false;
   if (options.isolated) {
-    userDataDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-profile-'));
+    removeStaleProfiles();
+    userDataDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+    writeFileSync(join(userDataDir, OWNER_FILE), `${hostname()} ${process.pid}`);
     temporary = true;
   } else {
     userDataDir = options.userDataDir ?? defaultUserDataDir(options.channel);

@@ -89,6 +89,23 @@ describe('process lifecycle', () => {
     });
   }
 
+  it('leaves no Chrome behind even when the server is SIGKILLed, and cleans the profile up later', async () => {
+    const mcp = await startServer();
+    await mcp.call('list_pages');
+    const profile = await launchedProfile(mcp.pid);
+    assert.ok(mcp.pid);
+    process.kill(mcp.pid, 'SIGKILL');
+    // Chrome exits when its debugging pipe to the dead server closes.
+    assert.ok(await waitUntil(async () => (await chromeOf(profile)).length === 0), 'Chrome survived SIGKILL of the server');
+    assert.ok(existsSync(profile), 'a SIGKILLed server cannot remove its profile');
+    await mcp.close().catch(() => undefined);
+    // The next launch removes the leftover.
+    const next = await startServer();
+    await next.call('list_pages');
+    assert.equal(existsSync(profile), false, 'stale profile was not removed');
+    await next.close();
+  });
+
   describe('attached to a running Chrome', () => {
     let chrome: ChildProcess;
     let profile: string;
