@@ -1,6 +1,6 @@
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
 
-import {debug} from '../util/logger.js';
+import {debug, warn} from '../util/logger.js';
 import type {CdpMcpServer} from './createServer.js';
 
 /** Backstop: exit even if closing hangs. */
@@ -24,6 +24,11 @@ export async function serveStdio(instance: CdpMcpServer): Promise<void> {
       .catch(error => debug('shutdown error', error))
       .finally(() => process.exit(0));
   };
+  process.on('uncaughtException', error => {
+    // Never leave Chrome behind, even on a bug of ours.
+    warn('uncaught exception:', error);
+    shutdown('uncaught exception');
+  });
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
