@@ -38,17 +38,21 @@ export async function serveStdio(instance: CdpMcpServer): Promise<void> {
     // Leak checks (scripts/soak): on SIGUSR2, collect garbage (needs
     // --expose-gc) and report heap and CDP bookkeeping on stderr.
     process.on('SIGUSR2', () => {
-      const gc = (globalThis as {gc?: () => void}).gc;
-      gc?.();
-      gc?.();
-      const browser = instance.browsers.current;
-      const report = {
-        heapUsed: process.memoryUsage().heapUsed,
-        rss: process.memoryUsage().rss,
-        pages: browser?.pages().length ?? 0,
-        ...(browser?.connection.stats ?? {}),
-      };
-      process.stderr.write(`HEAP_REPORT ${JSON.stringify(report)}\n`);
+      void (async () => {
+        const browser = instance.browsers.current;
+        const targets = await browser?.connection.send('Target.getTargets').catch(() => undefined);
+        const gc = (globalThis as {gc?: () => void}).gc;
+        gc?.();
+        gc?.();
+        const report = {
+          heapUsed: process.memoryUsage().heapUsed,
+          rss: process.memoryUsage().rss,
+          pages: browser?.pages().length ?? 0,
+          targets: targets?.targetInfos.length ?? 0,
+          ...(browser?.connection.stats ?? {}),
+        };
+        process.stderr.write(`HEAP_REPORT ${JSON.stringify(report)}\n`);
+      })();
     });
   }
   // A write to a closed stdout (client gone) must end us, not crash with EPIPE.
