@@ -10,19 +10,33 @@ import {canonicalPath, PathSandbox, withExtension} from '../../src/util/sandbox.
 describe('PathSandbox', () => {
   let root: string;
   let outside: string;
+  let fakeTmp: string;
+  let realTmp: string | undefined;
 
   before(() => {
-    // Not under the OS temp dir, so that the temp-dir allowance does not hide escapes.
-    root = mkdtempSync(join(process.cwd(), '.sandbox-root-'));
-    outside = mkdtempSync(join(process.cwd(), '.sandbox-outside-'));
+    // The OS temp dir is always allowed, and this checkout may itself live
+    // under it: point the temp dir elsewhere so that escapes are visible.
+    realTmp = process.env['TMPDIR'];
+    const base = mkdtempSync(join(process.cwd(), '.sandbox-'));
+    fakeTmp = join(base, 'tmp');
+    root = join(base, 'root');
+    outside = join(base, 'outside');
+    for (const dir of [fakeTmp, root, outside]) {
+      mkdirSync(dir);
+    }
+    process.env['TMPDIR'] = fakeTmp;
     mkdirSync(join(root, 'sub'));
     symlinkSync(outside, join(root, 'escape'));
     symlinkSync(join(outside, 'not-yet'), join(root, 'dangling'));
   });
 
   after(() => {
-    rmSync(root, {recursive: true, force: true});
-    rmSync(outside, {recursive: true, force: true});
+    if (realTmp === undefined) {
+      delete process.env['TMPDIR'];
+    } else {
+      process.env['TMPDIR'] = realTmp;
+    }
+    rmSync(join(root, '..'), {recursive: true, force: true});
   });
 
   const sandbox = () => {
@@ -46,7 +60,7 @@ describe('PathSandbox', () => {
   });
 
   it('rejects a symlink that leads outside', async () => {
-    await assert.rejects(sandbox().validate(join(root, 'escape', 'x.txt')), /canonical: .*\.sandbox-outside-/);
+    await assert.rejects(sandbox().validate(join(root, 'escape', 'x.txt')), /canonical: .*\/outside\/x\.txt/);
   });
 
   it('rejects paths through a dangling symlink', async () => {
