@@ -131,7 +131,11 @@ export class Page {
 
   /** Updates from Target.targetInfoChanged. */
   updateTargetInfo(info: Protocol.Target.TargetInfo): void {
-    this.url = info.url;
+    // Once the frame tree is known it is the source of truth (the target's URL
+    // is the address-bar one: an error page would show the failed URL).
+    if (!this.loaderId) {
+      this.url = info.url;
+    }
     this.title = info.title;
   }
 

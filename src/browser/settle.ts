@@ -11,6 +11,10 @@ export const NAVIGATION_TIMEOUT_MS = 10_000;
 const QUIET_WINDOW_MS = 50;
 /** Upper bound of the DOM-settle wait. */
 const SETTLE_CAP_MS = 3_000;
+/** After loading stops with no commit, how long a late commit may still come. */
+const STOPPED_WITHOUT_COMMIT_GRACE_MS = 50;
+/** How long a failed navigation may take to show Chrome's error page. */
+const ERROR_PAGE_WAIT_MS = 1_000;
 /** Bound of the navigation an action may start. */
 const ACTION_NAVIGATION_MS = 3_000;
 
@@ -101,16 +105,25 @@ export class NavigationWatcher {
         }
       }),
       s.on('Page.lifecycleEvent', ({frameId, loaderId, name}) => {
+        // Only the load of the document this navigation committed (or, before
+        // the commit is seen, the one Page.navigate announced) counts: a
+        // back-forward restore replays older lifecycle events first.
         if (frameId === main && name === 'load' && loaderId !== this.#loaderBefore) {
-          if (!this.#committedLoader || loaderId === this.#committedLoader) {
+          if (loaderId === (this.#committedLoader ?? this.#expectedLoader)) {
             this.finished.resolve();
           }
         }
       }),
       s.on('Page.frameStoppedLoading', ({frameId}) => {
         // A navigation that never commits (204, download, cancelled) ends here.
+        // A back-forward restore also stops loading just before it commits, so
+        // give the commit a moment to show up.
         if (frameId === main && this.started.settled && !this.#committedLoader) {
-          this.finished.resolve();
+          setTimeout(() => {
+            if (!this.#committedLoader) {
+              this.finished.resolve();
+            }
+          }, STOPPED_WITHOUT_COMMIT_GRACE_MS).unref();
         }
       }),
       s.on('Page.javascriptDialogOpening', params => {
@@ -257,6 +270,11 @@ export async function navigate(
       async watcher => {
         const response = await page.session.send('Page.navigate', {url}, timeout);
         if (response.errorText) {
+          // Chrome commits its error page right after: let it, so that the page
+          // list shows where the tab really is (bounded; never an error itself).
+          if (response.errorText !== 'net::ERR_ABORTED') {
+            await withTimeout(watcher.finished.promise, ERROR_PAGE_WAIT_MS, 'error page').catch(() => undefined);
+          }
           throw new Error(`${response.errorText} at ${url}`);
         }
         if (response.loaderId) {

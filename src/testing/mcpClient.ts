@@ -43,6 +43,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Node.js flags for the server process, e.g. --expose-gc. */
   nodeArgs?: string[];
+  /** Another MCP server's entry script (side-by-side comparisons). */
+  bin?: string;
 }
 
 /** Spawns the built server over real stdio with the SDK client. */
@@ -50,7 +52,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   if (!existsSync(CHROME_PATH)) {
     throw new Error(`Chromium not found at ${CHROME_PATH}. Install it (apt-get install chromium) or set CHROME_PATH.`);
   }
-  const args = [...(options.nodeArgs ?? []), SERVER_BIN, ...(options.replaceFlags ? [] : TEST_FLAGS), ...(options.args ?? [])];
+  const args = [...(options.nodeArgs ?? []), options.bin ?? SERVER_BIN, ...(options.replaceFlags ? [] : TEST_FLAGS), ...(options.args ?? [])];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,

@@ -90,7 +90,7 @@ export const handleDialog = definePageTool({
   async handler({params, page}, response) {
     const dialog = page.dialog;
     if (!dialog) {
-      throw new Error('No open dialog found on this page.');
+      throw new Error('No open dialog found');
     }
     const accept = params.action === 'accept';
     await page.session

@@ -69,7 +69,7 @@ describe('dialogs', () => {
     assert.match(answer.text, /"Grace"/);
     const none = await mcp.call('handle_dialog', {action: 'dismiss'});
     assert.equal(none.isError, true);
-    assert.match(none.text, /Error: No open dialog found/);
+    assert.match(none.text, /Error: No open dialog found$/);
   });
 
   it('survives an alert during the initial load of a new page', async () => {
