@@ -83,6 +83,22 @@ async function main(): Promise<void> {
     ['emulate', {}],
     ['navigate_page', {url: 'http://127.0.0.1:9/'}],
     ['handle_dialog', {action: 'accept'}],
+    ['navigate_page', {url: fixtures.url('/form')}],
+    ['take_snapshot', {}],
+    ['type_text', {text: 'hello', submitKey: 'Tab'}],
+    ['fill_form', uids => ({elements: [{uid: uids.get('textbox Name'), value: 'Grace'}, {uid: uids.get('textbox Notes'), value: 'n'}]})],
+    ['get_network_request', {reqid: 1}],
+    ['evaluate_script', {function: '() => { setTimeout(() => alert("later"), 10); return 1; }'}],
+    ['take_snapshot', {}],
+    ['handle_dialog', {action: 'dismiss'}],
+    ['press_key', {key: 'Control+Shift+X'}],
+    ['press_key', {key: 'Nope'}],
+    ['resize_page', {width: 800, height: 600}],
+    ['take_screenshot', {fullPage: true, format: 'jpeg', quality: 50}],
+    ['wait_for', {text: ['never there'], timeout: 200}],
+    ['click', {uid: '999_1'}],
+    ['list_network_requests', {pageSize: 1, pageIdx: 5}],
+    ['list_console_messages', {types: ['error']}],
   ];
   const common = ['--executablePath', CHROME_PATH, '--headless', '--isolated', '--chromeArg=--no-sandbox', '--chromeArg=--disable-gpu'];
   const ours = await startServer({replaceFlags: true, args: common});

@@ -77,7 +77,7 @@ export const getConsoleMessage = definePageTool({
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
   schema: {
-    msgid: v.pipe(v.number(), v.integer(), v.description('The msgid of a message from list_console_messages.')),
+    msgid: v.pipe(v.number(), v.description('The msgid of a message from list_console_messages.')),
   },
   async handler({params, page}, response, {files, config}) {
     const entry = page.instrumentation.console.findById(params.msgid);

@@ -63,7 +63,7 @@ export const getNetworkRequest = definePageTool({
   blockedByDialog: true,
   filePaths: ['requestFilePath', 'responseFilePath'],
   schema: {
-    reqid: v.optional(v.pipe(v.number(), v.integer(), v.description('The reqid of a request from list_network_requests.'))),
+    reqid: v.optional(v.pipe(v.number(), v.description('The reqid of a request from list_network_requests.'))),
     requestFilePath: v.optional(
       v.pipe(v.string(), v.description('Save the raw request body to this file (extension .network-request) instead of showing it.')),
     ),
