@@ -78,11 +78,11 @@ export type Tool = GlobalTool | PageTool;
 export type ToolSource = Tool | ((config: Config) => Tool);
 
 export function defineTool<E extends Entries>(tool: Omit<GlobalTool<E>, 'pageScoped'>): Tool {
-  return {...tool, pageScoped: false} as unknown as Tool;
+  return {...tool, pageScoped: false};
 }
 
 export function definePageTool<E extends Entries>(tool: Omit<PageTool<E>, 'pageScoped'>): Tool {
-  return {...tool, pageScoped: true} as unknown as Tool;
+  return {...tool, pageScoped: true};
 }
 
 /** Shared parameter: a navigation/wait bound in milliseconds. */
