@@ -112,11 +112,15 @@ export interface MachineInfo {
   platform: string;
   /** 1/5/15-minute load average when the run started (a busy machine skews every figure). */
   loadAvg: string;
+  /** git HEAD of the checkout that was built and measured, "+dirty" with uncommitted changes (absent in older runs). */
+  commit?: string;
   date: string;
 }
 
-export function machineInfo(chromePath: string): MachineInfo {
+export function machineInfo(chromePath: string, repoDir: string): MachineInfo {
   const r = spawnSync(chromePath, ['--version'], {encoding: 'utf8', timeout: 15_000});
+  const git = (...args: string[]) => spawnSync('git', args, {cwd: repoDir, encoding: 'utf8', timeout: 15_000}).stdout?.trim() ?? '';
+  const head = git('rev-parse', '--short', 'HEAD');
   return {
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     cores: os.cpus().length,
@@ -125,6 +129,7 @@ export function machineInfo(chromePath: string): MachineInfo {
     chromium: (r.stdout ?? '').trim() || `unknown (${r.error?.message ?? r.stderr?.trim() ?? ''})`,
     platform: `${os.platform()} ${os.release()}`,
     loadAvg: os.loadavg().map(x => x.toFixed(2)).join(' '),
+    commit: head ? `${head}${git('status', '--porcelain', '--untracked-files=no') ? '+dirty' : ''}` : 'unknown',
     date: new Date().toISOString(),
   };
 }

@@ -325,7 +325,7 @@ async function main(): Promise<number> {
   softTimer.unref(); hardTimer.unref();
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { for (const s of LIVE) s.kill(); process.exit(130); });
 
-  const machine = machineInfo(o.chrome);
+  const machine = machineInfo(o.chrome, ROOT);
   const specs: ServerSpec[] = [];
   const notes: string[] = [];
   if (o.only !== 'theirs') {

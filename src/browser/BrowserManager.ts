@@ -1,7 +1,6 @@
 import type {Config} from '../cli/options.js';
-import {launchChrome, resolveAttachEndpoint} from '../cdp/launcher.js';
 import {debug} from '../util/logger.js';
-import {Browser} from './Browser.js';
+import type {Browser} from './Browser.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 /**
@@ -51,6 +50,12 @@ export class BrowserManager {
   async #start(): Promise<Browser> {
     const c = this.config;
     await this.urlPolicy.validate();
+    // Loaded on the first tool call, so that starting the server and
+    // answering tools/list never pay for chrome-launcher and the CDP client.
+    const [{launchChrome, resolveAttachEndpoint}, {Browser}] = await Promise.all([
+      import('../cdp/launcher.js'),
+      import('./Browser.js'),
+    ]);
     const endpoint = this.attached
       ? await resolveAttachEndpoint({browserUrl: c.browserUrl, wsEndpoint: c.wsEndpoint})
       : await launchChrome({
