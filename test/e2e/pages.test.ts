@@ -128,11 +128,18 @@ describe('pages and navigation', () => {
       list = await mcp.call('list_pages');
     }
     assert.match(list.text, /\n7: Two \(http:\/\/127\.0\.0\.1:\d+\/two\)$/);
+    // Select the popup, then let its opener close it: the selection falls back.
+    const selected = await mcp.call('select_page', {pageId: 7});
+    assert.match(selected.text, /\n7: Two .*\[selected\]$/);
     await mcp.call('evaluate_script', {pageId: 1, function: '() => { window.w.close(); return true; }'});
     for (let i = 0; i < 50 && /\n7: /.test(list.text); i++) {
       await new Promise(resolve => setTimeout(resolve, 20));
       list = await mcp.call('list_pages');
     }
     assert.doesNotMatch(list.text, /\n7: /);
+    assert.match(list.text, /^(Note: the previously selected page was closed\. Page 1 is now selected\.\n)?## Pages\n1: Opener .*\[selected\]$/);
+    const shot = await mcp.call('take_screenshot', {pageId: 7});
+    assert.equal(shot.isError, true);
+    assert.match(shot.text, /No page found with id 7\. Open pages: 1\./);
   });
 });
