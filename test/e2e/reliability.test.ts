@@ -96,6 +96,7 @@ describe('reliability', () => {
       }
     }
     assert.ok(tried > 100, `only ${tried} malformed calls generated`);
+    process.stderr.write(`malformed calls tried: ${tried}\n`);
     await alive();
   });
 
