@@ -1,3 +1,4 @@
+import type {CdpParams} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import type {Page, ResolvedElement} from '../browser/Page.js';
 import {cpuMultiplier} from '../browser/settle.js';
@@ -177,21 +178,34 @@ export async function mouseMove(page: Page, point: Point, buttons = 0): Promise<
 
 // ---------------------------------------------------------------- keyboard
 
-function keyEvent(def: KeyDefinition, modifiers: number, shift: boolean) {
+/** Input.dispatchKeyEvent parameters for pressing (`down`) or releasing (`up`) a key with `modifiers` held. */
+function keyEvent(def: KeyDefinition, modifiers: number, phase: 'down' | 'up'): CdpParams<'Input.dispatchKeyEvent'> {
+  const shift = (modifiers & (MODIFIER_BITS['Shift'] ?? 8)) !== 0;
   const key = shift && def.shiftKey ? def.shiftKey : def.key;
   let text = def.text !== undefined ? (shift && def.shiftKey && def.shiftKey.length === 1 ? def.shiftKey : def.text) : undefined;
   // Text is not typed while a modifier other than Shift is held.
-  if (modifiers & ~MODIFIER_BITS['Shift']!) {
+  if (modifiers & ~(MODIFIER_BITS['Shift'] ?? 8)) {
     text = undefined;
   }
-  return {key, text, code: def.code, windowsVirtualKeyCode: def.keyCode, location: def.location ?? 0, isKeypad: def.location === 3};
+  const base = {
+    modifiers,
+    key,
+    code: def.code,
+    windowsVirtualKeyCode: def.keyCode,
+    location: def.location ?? 0,
+    isKeypad: def.location === 3,
+  };
+  if (phase === 'up') {
+    return {type: 'keyUp', ...base};
+  }
+  return {type: text ? 'keyDown' : 'rawKeyDown', ...base, ...(text ? {text, unmodifiedText: text} : {})};
 }
 
 /** Presses keys down in order, then releases them in reverse order (also when a press fails). */
 export async function pressKeys(page: Page, names: string[]): Promise<void> {
   const s = page.session;
   let modifiers = 0;
-  const down: string[] = [];
+  const down: KeyDefinition[] = [];
   try {
     for (const name of names) {
       const def = KEYS.get(name);
@@ -199,32 +213,12 @@ export async function pressKeys(page: Page, names: string[]): Promise<void> {
         throw new Error(`Unknown key: "${name}"`);
       }
       modifiers |= MODIFIER_BITS[def.key] ?? 0;
-      const e = keyEvent(def, modifiers, (modifiers & 8) !== 0);
-      down.push(name);
-      await s.send('Input.dispatchKeyEvent', {
-        type: e.text ? 'keyDown' : 'rawKeyDown',
-        modifiers,
-        key: e.key,
-        code: e.code,
-        windowsVirtualKeyCode: e.windowsVirtualKeyCode,
-        location: e.location,
-        isKeypad: e.isKeypad,
-        ...(e.text ? {text: e.text, unmodifiedText: e.text} : {}),
-      });
+      down.push(def);
+      await s.send('Input.dispatchKeyEvent', keyEvent(def, modifiers, 'down'));
     }
   } finally {
-    for (const name of down.reverse()) {
-      const def = KEYS.get(name) as KeyDefinition;
-      const e = keyEvent(def, modifiers, (modifiers & 8) !== 0);
-      await s.send('Input.dispatchKeyEvent', {
-        type: 'keyUp',
-        modifiers,
-        key: e.key,
-        code: e.code,
-        windowsVirtualKeyCode: e.windowsVirtualKeyCode,
-        location: e.location,
-        isKeypad: e.isKeypad,
-      });
+    for (const def of down.reverse()) {
+      await s.send('Input.dispatchKeyEvent', keyEvent(def, modifiers, 'up'));
       modifiers &= ~(MODIFIER_BITS[def.key] ?? 0);
     }
   }
@@ -244,15 +238,7 @@ export async function typeText(page: Page, text: string): Promise<void> {
       sends.push(s.send('Input.insertText', {text: char}));
       continue;
     }
-    const base = {key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, location: def.location ?? 0};
-    sends.push(
-      s.send('Input.dispatchKeyEvent', {
-        type: def.text ? 'keyDown' : 'rawKeyDown',
-        ...base,
-        ...(def.text ? {text: def.text, unmodifiedText: def.text} : {}),
-      }),
-      s.send('Input.dispatchKeyEvent', {type: 'keyUp', ...base}),
-    );
+    sends.push(s.send('Input.dispatchKeyEvent', keyEvent(def, 0, 'down')), s.send('Input.dispatchKeyEvent', keyEvent(def, 0, 'up')));
   }
   await Promise.all(sends);
 }

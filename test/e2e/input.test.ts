@@ -6,6 +6,7 @@ import {after, before, describe, it} from 'node:test';
 
 import {CHILD_FRAME, CROSS_FRAME, framesPage} from '../../src/testing/fixtures.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {uidOf} from '../../src/testing/snapshotText.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
 
 const FORM = `<!doctype html><title>Form</title><form id="f" onsubmit="event.preventDefault(); window.submitted = (window.submitted || 0) + 1">
@@ -53,13 +54,6 @@ list.addEventListener('drop', e => {
   if (target && dragged && target !== dragged) { list.insertBefore(dragged, target.nextSibling); window.dropped = e.dataTransfer.getData('text/plain'); }
 });
 </script>`;
-
-function uidOf(text: string, pattern: RegExp): string {
-  const line = text.split('\n').find(l => pattern.test(l));
-  const uid = line && /uid=(\d+_\d+)/.exec(line)?.[1];
-  assert.ok(uid, `no line matching ${pattern} in:\n${text}`);
-  return uid;
-}
 
 describe('input tools', () => {
   let fixtures: FixtureServer;

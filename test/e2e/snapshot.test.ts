@@ -5,6 +5,7 @@ import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {uidOf} from '../../src/testing/snapshotText.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
 
 const GOLDEN_PAGE = `<!doctype html><title>Golden</title><main><h1>Hello</h1><p>Some text</p><a href="/next">Next</a>
@@ -16,14 +17,6 @@ const LIST_PAGE = `<!doctype html><title>List</title><ul id="list"></ul>
 function render(items) { document.getElementById('list').innerHTML = items.map(i => '<li><button>' + i + '</button></li>').join(''); }
 render(['alpha', 'beta']);
 </script>`;
-
-/** uid of the first line matching `pattern` in a snapshot text. */
-function uidOf(text: string, pattern: RegExp): string {
-  const line = text.split('\n').find(l => pattern.test(l));
-  const uid = line && /uid=(\d+_\d+)/.exec(line)?.[1];
-  assert.ok(uid, `no line matching ${pattern} in:\n${text}`);
-  return uid;
-}
 
 describe('take_snapshot', () => {
   let fixtures: FixtureServer;
