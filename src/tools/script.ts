@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises';
 import * as v from 'valibot';
 
 import {runAndSettle} from '../browser/settle.js';
+import {CdpTimeoutError} from '../cdp/errors.js';
 import type {Protocol} from '../../protocol/index.js';
 import {definePageTool} from './defineTool.js';
 
@@ -103,7 +104,14 @@ export const evaluateScript = definePageTool({
         );
       },
       {handleDialog: params.dialogAction ?? 'accept', waitForStableDom: params.waitForStableDom ?? true},
-    );
+    ).catch((error: unknown) => {
+      if (error instanceof CdpTimeoutError) {
+        throw new Error(
+          `The script did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s and was abandoned (it may still run in the page). Return sooner, e.g. without waiting on long timers, or split the work into several calls.`,
+        );
+      }
+      throw error;
+    });
     response.attachSettle(settle);
     if (!value) {
       return;
