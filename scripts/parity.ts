@@ -1,7 +1,7 @@
 /**
  * Side-by-side output check: runs the same calls against our server and
- * chrome-devtools-mcp (installed by `npm run bench` into /tmp/cdp-mcp-bench/cdm,
- * or --cdm <path to its bin>) on the same fixture pages, normalises ports and
+ * chrome-devtools-mcp (installed on demand into /tmp/cdp-mcp-bench/cdm, as the
+ * bench does, or --cdm <path to its bin>) on the same fixture pages, normalises ports and
  * uid numbers, and prints every call whose text differs.
  *
  *   npm run build && node build/scripts/parity.js [--cdm path/to/chrome-devtools-mcp.js]
@@ -9,11 +9,11 @@
 import {existsSync} from 'node:fs';
 
 import {FixtureServer} from '../src/testing/fixtureServer.js';
+import {ensureTheirs} from './bench-session.js';
 import {CHROME_PATH, startServer, type TestServer} from '../src/testing/mcpClient.js';
 
 const cdmArg = process.argv.indexOf('--cdm');
-const CDM_BIN =
-  cdmArg > 0 ? (process.argv[cdmArg + 1] ?? '') : '/tmp/cdp-mcp-bench/cdm/node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js';
+const CDM_BIN = cdmArg > 0 ? (process.argv[cdmArg + 1] ?? '') : ensureTheirs('/tmp/cdp-mcp-bench/cdm');
 
 type Step = [tool: string, args: Record<string, unknown> | ((uids: Map<string, string>) => Record<string, unknown>)];
 
@@ -43,7 +43,7 @@ async function run(server: TestServer, steps: Step[], port: number): Promise<str
 
 async function main(): Promise<void> {
   if (!existsSync(CDM_BIN)) {
-    console.error(`chrome-devtools-mcp not found at ${CDM_BIN}: run npm run bench once, or pass --cdm.`);
+    console.error(`chrome-devtools-mcp not found at ${CDM_BIN}: pass --cdm with the path of its bin script.`);
     process.exit(2);
   }
   const fixtures = await new FixtureServer().start();
