@@ -16,12 +16,13 @@ try {
   process.stderr.write(`cdp-mcp: ${(error as Error).message}\nRun cdp-mcp --help for the flags.\n`);
   process.exit(2);
 }
+// --help and --version answer a person, not an MCP client: stdout is theirs.
 if (config.help) {
-  process.stderr.write(`${helpText()}\n`);
+  process.stdout.write(`${helpText()}\n`);
   process.exit(0);
 }
 if (config.version) {
-  process.stderr.write(`${SERVER_VERSION}\n`);
+  process.stdout.write(`${SERVER_VERSION}\n`);
   process.exit(0);
 }
 if (config.blockedUrlPatterns.length || config.allowedUrlPatterns.length) {
