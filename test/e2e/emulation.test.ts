@@ -34,13 +34,19 @@ describe('emulation', () => {
   const timedFetch = `async () => { const t = performance.now(); await fetch('/payload?' + Math.random()).then(r => r.text()); return performance.now() - t; }`;
 
   it('throttles the network visibly and reports it on every page response', async () => {
-    const plain = json((await mcp.call('evaluate_script', {pageId: 1, function: timedFetch})).text) as number;
+    // Best of three: the first fetch also opens the connection, and the machine may be busy.
+    const plainRuns: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      plainRuns.push(json((await mcp.call('evaluate_script', {pageId: 1, function: timedFetch})).text) as number);
+    }
+    const plain = Math.min(...plainRuns);
     const r = await mcp.call('emulate', {pageId: 1, networkConditions: 'Fast 4G'});
     assert.equal(r.isError, false, r.text);
     assert.equal(r.text, 'Emulation configured successfully\nEmulating network conditions: Fast 4G\nDefault navigation timeout set to 10000 ms');
     const throttled = json((await mcp.call('evaluate_script', {pageId: 1, function: timedFetch})).text) as number;
-    // Fast 4G adds 165 ms of latency per request; an unthrottled loopback fetch takes a few ms.
-    assert.ok(throttled > plain * 3 && throttled >= 150, `throttled ${throttled} ms vs plain ${plain} ms`);
+    // Fast 4G adds 165 ms of latency per request (a floor no machine load can
+    // lower); an unthrottled loopback fetch takes a few ms.
+    assert.ok(throttled >= 150 && throttled > plain, `throttled ${throttled} ms vs plain ${plain} ms`);
     const connection = json((await mcp.call('evaluate_script', {pageId: 1, function: '() => navigator.connection.rtt'})).text);
     assert.ok(Number(connection) > 0);
     const list = await mcp.call('list_console_messages', {pageId: 1});
