@@ -195,12 +195,17 @@ export class Page {
     return undefined;
   }
 
-  /** Resolves uids for evaluate_script args: all must live in one frame. */
-  async resolveElementsForEvaluation(uids: string[]): Promise<{session: CdpSession; objectIds: string[]}> {
+  /** The uid resolver of the latest snapshot, or the error telling the agent to take one. */
+  getElements(): ElementResolver {
     if (!this.elements) {
       throw new Error(`No snapshot found for page ${this.id}. Use take_snapshot to capture one.`);
     }
-    const elements = this.elements;
+    return this.elements;
+  }
+
+  /** Resolves uids for evaluate_script args: all must live in one frame. */
+  async resolveElementsForEvaluation(uids: string[]): Promise<{session: CdpSession; objectIds: string[]}> {
+    const elements = this.getElements();
     const resolved = await Promise.all(uids.map(uid => elements.resolve(uid)));
     const frames = new Set(resolved.map(r => r.frameId));
     if (frames.size > 1) {

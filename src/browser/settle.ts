@@ -159,10 +159,6 @@ export class NavigationWatcher {
     }
   }
 
-  get expectedLoader(): string | undefined {
-    return this.#expectedLoader;
-  }
-
   dispose(): void {
     for (const off of this.#off) {
       off();

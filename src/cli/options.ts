@@ -269,6 +269,23 @@ export function parseConfig(argv: string[]): Config {
   return config;
 }
 
+/**
+ * Whether the browser runs on this machine: launched by us, or attached on a
+ * loopback address. Paths the browser reads (upload_file) are then ours to check.
+ */
+export function browserIsLocal(config: Pick<Config, 'browserUrl' | 'wsEndpoint'>): boolean {
+  const endpoint = config.browserUrl ?? config.wsEndpoint;
+  if (!endpoint) {
+    return true;
+  }
+  try {
+    const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
 export function helpText(): string {
   const lines = ['Usage: cdp-mcp [flags]', '', 'An MCP stdio server that drives Chrome over the DevTools Protocol.', '', 'Flags:'];
   for (const [name, spec] of Object.entries(FLAGS) as Array<[string, FlagSpec]>) {

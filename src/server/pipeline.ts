@@ -63,9 +63,6 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  get pendingCalls(): number {
-    return this.#queue.size + this.#queue.pending;
-  }
 
   async call(name: string, args: unknown): Promise<ToolResult> {
     const registered = this.#byName.get(name);
@@ -182,10 +179,6 @@ export class Pipeline {
     return {text, images: error ? [] : response.images, isError: error !== undefined};
   }
 
-  /** Waits for queued calls to finish (used at shutdown). */
-  async idle(): Promise<void> {
-    await this.#queue.onIdle();
-  }
 }
 
 /** How long a handler may still finish on its own once its page shows a dialog. */

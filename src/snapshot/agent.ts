@@ -106,7 +106,6 @@ export function installSnapshotAgent(): void {
   const IMPLICIT_LIVE: Record<string, string> = {alert: 'assertive', status: 'polite', log: 'polite', marquee: 'off', timer: 'off'};
   const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'title', 'meta', 'link', 'noscript', 'base', 'datalist']);
   const GLOBAL_ARIA = ['aria-label', 'aria-labelledby', 'aria-describedby', 'aria-live', 'aria-owns', 'aria-controls', 'aria-details', 'aria-errormessage', 'aria-roledescription', 'aria-keyshortcuts'];
-  const TEXT_INPUTS = new Set(['', 'text', 'email', 'tel', 'url', 'password', 'search']);
   const OPAQUE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time']);
   const SECTIONING = 'article,aside,main,nav,section';
 
@@ -815,10 +814,7 @@ export function installSnapshotAgent(): void {
         }
       }
     }
-    for (const key in p) {
-      return p;
-    }
-    return undefined;
+    return Object.keys(p).length ? p : undefined;
   }
 
   // ---------------------------------------------------------------- the walk

@@ -2,12 +2,14 @@ import {access} from 'node:fs/promises';
 import * as v from 'valibot';
 
 import type {Page} from '../browser/Page.js';
-import {runAndSettle} from '../browser/settle.js';
+import {browserIsLocal} from '../cli/options.js';
+import {runAndSettle, type SettleResult} from '../browser/settle.js';
 import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from '../input/actions.js';
 import {fillElement} from '../input/fill.js';
 import {parseKey} from '../input/keys.js';
 import {dragAndDrop, uploadFiles} from '../input/transfer.js';
 import {snapshotState, type SnapshotState} from '../snapshot/PageSnapshot.js';
+import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
 
 const uidEntry = {
@@ -16,10 +18,17 @@ const uidEntry = {
 
 /** The page's latest snapshot, or the error telling the agent to take one. */
 function snapshotOf(page: Page): SnapshotState {
-  if (!page.elements) {
-    throw new Error(`No snapshot found for page ${page.id}. Use take_snapshot to capture one.`);
-  }
+  page.getElements();
   return snapshotState(page);
+}
+
+/** What every input tool reports: its line, the navigation it caused, and a snapshot on request. */
+function report(response: ResponseBuilder, line: string, settle: SettleResult, includeSnapshot?: boolean): void {
+  response.line(line);
+  response.attachSettle(settle);
+  if (includeSnapshot) {
+    response.includeSnapshot({verbose: false});
+  }
 }
 
 /** Clicking an option of a native single select picks it instead (a real click would open the popup). */
@@ -54,11 +63,7 @@ export const click = definePageTool({
       const point = await actionPoint(page, element, params.uid, true);
       await mouseClick(page, point, params.dblClick ? 2 : 1);
     });
-    response.line(params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element');
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element', settle, params.includeSnapshot);
   },
 });
 
@@ -75,11 +80,7 @@ export const clickAt = definePageTool({
   },
   async handler({params, page}, response) {
     const {settle} = await runAndSettle(page, () => mouseClick(page, {x: params.x, y: params.y}, params.dblClick ? 2 : 1));
-    response.line(params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates');
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates', settle, params.includeSnapshot);
   },
 });
 
@@ -95,11 +96,7 @@ export const hover = definePageTool({
     const {settle} = await runAndSettle(page, async () => {
       await mouseMove(page, await actionPoint(page, element, params.uid, false));
     });
-    response.line('Successfully hovered over the element');
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, 'Successfully hovered over the element', settle, params.includeSnapshot);
   },
 });
 
@@ -119,11 +116,7 @@ export const fill = definePageTool({
   async handler({params, page}, response) {
     const state = snapshotOf(page);
     const {settle} = await runAndSettle(page, () => fillElement(page, state, params.uid, params.value));
-    response.line('Successfully filled out the element');
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, 'Successfully filled out the element', settle, params.includeSnapshot);
   },
 });
 
@@ -169,11 +162,7 @@ export const drag = definePageTool({
     const from = await state.resolve(params.from_uid);
     const to = await state.resolve(params.to_uid);
     const {settle} = await runAndSettle(page, () => dragAndDrop(page, from, params.from_uid, to, params.to_uid));
-    response.line('Successfully dragged an element');
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, 'Successfully dragged an element', settle, params.includeSnapshot);
   },
 });
 
@@ -190,11 +179,7 @@ export const pressKey = definePageTool({
   async handler({params, page}, response) {
     const {key, modifiers} = parseKey(params.key);
     const {settle} = await runAndSettle(page, () => pressKeys(page, [...modifiers, key]));
-    response.line(`Successfully pressed key: ${params.key}`);
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot);
   },
 });
 
@@ -214,8 +199,7 @@ export const typeTextTool = definePageTool({
         await pressKeys(page, [params.submitKey]);
       }
     });
-    response.line(params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`);
-    response.attachSettle(settle);
+    report(response, params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`, settle);
   },
 });
 
@@ -234,7 +218,8 @@ export const uploadFile = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response, {config, files}) {
-    const remote = Boolean(config.browserUrl || config.wsEndpoint);
+    // A remote browser reads its own file system: its paths are not ours to check.
+    const remote = !browserIsLocal(config);
     const paths: string[] = [];
     for (const path of params.filePaths) {
       if (remote) {
@@ -250,10 +235,6 @@ export const uploadFile = definePageTool({
     const state = snapshotOf(page);
     const element = await state.resolve(params.uid);
     const {settle} = await runAndSettle(page, () => uploadFiles(page, element, params.uid, paths));
-    response.line(`File uploaded from ${paths.join(', ')}.`);
-    response.attachSettle(settle);
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot);
   },
 });

@@ -44,10 +44,7 @@ export const takeScreenshot = (config: Config) =>
       let clip: {x: number; y: number; width: number; height: number; scale: number} | undefined;
       let captureBeyondViewport = false;
       if (params.uid) {
-        if (!page.elements) {
-          throw new Error(`No snapshot found for page ${page.id}. Use take_snapshot to capture one.`);
-        }
-        const element = await page.elements.resolve(params.uid);
+        const element = await page.getElements().resolve(params.uid);
         clip = await elementClip(element.session, element.objectId);
         captureBeyondViewport = true;
       } else if (params.fullPage) {
