@@ -34,7 +34,9 @@ export function buttonsPage(n: number): string {
  * clicks, hovers (mouseenter on either hover target), keys (keydown of "a"), changes.
  */
 export function formPage(): string {
-  return page('Form', `<main>
+  return page(
+    'Form',
+    `<main>
 <label for="name">Name</label> <input id="name" name="name" type="text">
 <label for="email">Email</label> <input id="email" name="email" type="text">
 <label for="color">Color</label> <select id="color"><option>Red</option><option>Green</option><option>Blue</option></select>
@@ -47,13 +49,18 @@ export function formPage(): string {
 window.clicks = 0; window.hovers = 0; window.keys = 0;
 document.addEventListener('keydown', e => { if (e.key === 'a') window.keys++; });
 </script>
-</main>`);
+</main>`,
+  );
 }
 
 /** HTML5 drag-and-drop list: dropping an item moves it before the drop target; window.drops counts drops. */
 export function dragPage(): string {
-  const items = [1, 2, 3, 4, 5].map(i => `<li draggable="true" id="i${i}" aria-label="Item ${i}">Item ${i}</li>`).join('');
-  return page('Drag', `<main><ul id="list">${items}</ul>
+  const items = [1, 2, 3, 4, 5]
+    .map(i => `<li draggable="true" id="i${i}" aria-label="Item ${i}">Item ${i}</li>`)
+    .join('');
+  return page(
+    'Drag',
+    `<main><ul id="list">${items}</ul>
 <script>
 window.drops = 0;
 let dragged = null;
@@ -66,16 +73,20 @@ list.addEventListener('drop', e => {
   if (dragged && target && target !== dragged) list.insertBefore(dragged, target);
   window.drops++;
 });
-</script></main>`);
+</script></main>`,
+  );
 }
 
 /** A file input; window.uploads counts change events, window.lastFile is the last file name. */
 export function uploadPage(): string {
-  return page('Upload', `<main><input type="file" id="file" aria-label="Upload file">
+  return page(
+    'Upload',
+    `<main><input type="file" id="file" aria-label="Upload file">
 <script>
 window.uploads = 0; window.lastFile = '';
 document.getElementById('file').addEventListener('change', e => { window.uploads++; window.lastFile = e.target.files[0]?.name ?? ''; });
-</script></main>`);
+</script></main>`,
+  );
 }
 
 /**
@@ -83,18 +94,23 @@ document.getElementById('file').addEventListener('change', e => { window.uploads
  * then shows "all done <n>". window.dialogs counts alerts opened via window.openDialog().
  */
 export function activityPage(n: number): string {
-  return page(`Activity ${n}`, `<main><h1>Activity</h1><p id="status">working</p>
+  return page(
+    `Activity ${n}`,
+    `<main><h1>Activity</h1><p id="status">working</p>
 <script>
 for (let i = 1; i <= ${n}; i++) console.log('bench message ' + i);
 Promise.all(Array.from({length: ${n}}, (_, i) => fetch('/data?i=' + (i + 1)).then(r => r.text())))
   .then(() => { document.getElementById('status').textContent = 'all done ${n}'; });
-</script></main>`);
+</script></main>`,
+  );
 }
 
 /** Files in the OS temp dir for upload_file (both servers accept it; ours sandboxes paths to it). */
 export function uploadFiles(): string[] {
   const files = ['cdp-mcp-bench-upload-a.txt', 'cdp-mcp-bench-upload-b.txt'].map(f => path.join(os.tmpdir(), f));
-  for (const f of files) writeFileSync(f, `upload fixture ${path.basename(f)}\n`);
+  for (const f of files) {
+    writeFileSync(f, `upload fixture ${path.basename(f)}\n`);
+  }
   return files;
 }
 
@@ -118,8 +134,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       return;
     }
     const pages: Record<string, () => string> = {
-      '/simple': simplePage, '/form': formPage, '/drag': dragPage, '/upload': uploadPage,
-      '/buttons': () => buttonsPage(n(100)), '/activity': () => activityPage(n(10)),
+      '/simple': simplePage,
+      '/form': formPage,
+      '/drag': dragPage,
+      '/upload': uploadPage,
+      '/buttons': () => buttonsPage(n(100)),
+      '/activity': () => activityPage(n(10)),
     };
     const body = pages[u.pathname]?.();
     if (body === undefined) {
@@ -140,9 +160,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     origin,
     url: (p: string) => origin + p,
     requests: () => served,
-    close: () => new Promise<void>(resolve => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>(resolve => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

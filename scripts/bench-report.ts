@@ -6,8 +6,17 @@
 import type {MachineInfo} from './bench-sys.js';
 
 export type Side = 'ours' | 'theirs';
-export interface Row {section: string; scenario: string; ours?: number; theirs?: number; notes: string[]}
-export interface ToolInfo {name: string; inputSchema: {properties?: Record<string, {type?: unknown; enum?: unknown}>; required?: string[]}}
+export interface Row {
+  section: string;
+  scenario: string;
+  ours?: number;
+  theirs?: number;
+  notes: string[];
+}
+export interface ToolInfo {
+  name: string;
+  inputSchema: {properties?: Record<string, {type?: unknown; enum?: unknown}>; required?: string[]};
+}
 
 /** What main() saves as JSON and the renderers read. */
 export interface Report {
@@ -26,12 +35,16 @@ export interface Report {
 
 /** One line per tool: `name(req: type, opt?: "a"|"b")`, sorted. */
 export function toolShapes(tools: Iterable<ToolInfo>): string[] {
-  return [...tools].map(t => {
-    const req = new Set(t.inputSchema.required ?? []);
-    const ps = Object.entries(t.inputSchema.properties ?? {}).map(([k, v]) =>
-      `${k}${req.has(k) ? '' : '?'}: ${Array.isArray(v.enum) ? v.enum.map(x => JSON.stringify(x)).join('|') : String(v.type ?? 'any')}`);
-    return `${t.name}(${ps.join(', ')})`;
-  }).sort();
+  return [...tools]
+    .map(t => {
+      const req = new Set(t.inputSchema.required ?? []);
+      const ps = Object.entries(t.inputSchema.properties ?? {}).map(
+        ([k, v]) =>
+          `${k}${req.has(k) ? '' : '?'}: ${Array.isArray(v.enum) ? v.enum.map(x => JSON.stringify(x)).join('|') : String(v.type ?? 'any')}`,
+      );
+      return `${t.name}(${ps.join(', ')})`;
+    })
+    .sort();
 }
 
 export function toolParity(oursShapes: string[], theirsShapes: string[]) {
@@ -40,15 +53,29 @@ export function toolParity(oursShapes: string[], theirsShapes: string[]) {
   const missing = [...theirs.keys()].filter(k => !ours.has(k));
   const added = [...ours.keys()].filter(k => !theirs.has(k));
   const differ = [...theirs].filter(([k, v]) => ours.has(k) && ours.get(k) !== v);
-  const md = ['## Tool parity (tools/list)', '', `- missing in ours (${missing.length}): ${missing.join(', ') || '–'}`,
-    `- only in ours (${added.length}): ${added.join(', ') || '–'}`, `- same name, different params (${differ.length}):`,
-    ...differ.flatMap(([k, v]) => [`  - theirs: \`${v}\``, `  - ours:   \`${ours.get(k)}\``])];
+  const md = [
+    '## Tool parity (tools/list)',
+    '',
+    `- missing in ours (${missing.length}): ${missing.join(', ') || '–'}`,
+    `- only in ours (${added.length}): ${added.join(', ') || '–'}`,
+    `- same name, different params (${differ.length}):`,
+    ...differ.flatMap(([k, v]) => [`  - theirs: \`${v}\``, `  - ours:   \`${ours.get(k)}\``]),
+  ];
   return {md, summary: {missing, added, differ: differ.map(([k]) => k)}};
 }
 
 const fmt = (v: number | undefined, present: boolean) =>
-  !present ? 'skipped' : v === undefined ? 'n/a' : Number.isInteger(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1);
-const ratio = (r: Row) => r.ours !== undefined && r.theirs !== undefined && r.theirs > 0 ? (r.ours / r.theirs).toFixed(2) : '–';
+  !present
+    ? 'skipped'
+    : v === undefined
+      ? 'n/a'
+      : Number.isInteger(v)
+        ? String(v)
+        : Math.abs(v) >= 100
+          ? v.toFixed(0)
+          : v.toFixed(1);
+const ratio = (r: Row) =>
+  r.ours !== undefined && r.theirs !== undefined && r.theirs > 0 ? (r.ours / r.theirs).toFixed(2) : '–';
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** One table per section, in first-appearance order. */
@@ -58,7 +85,9 @@ export function tables(rows: Row[], sides: Side[]): string[] {
   for (const sec of sections) {
     out.push(`### ${sec}`, '', '| scenario | ours | theirs | ours/theirs | notes |', '|---|---:|---:|---:|---|');
     for (const r of rows.filter(x => x.section === sec)) {
-      out.push(`| ${cell(r.scenario)} | ${fmt(r.ours, sides.includes('ours'))} | ${fmt(r.theirs, sides.includes('theirs'))} | ${ratio(r)} | ${cell(r.notes.join('; '))} |`);
+      out.push(
+        `| ${cell(r.scenario)} | ${fmt(r.ours, sides.includes('ours'))} | ${fmt(r.theirs, sides.includes('theirs'))} | ${ratio(r)} | ${cell(r.notes.join('; '))} |`,
+      );
     }
     out.push('');
   }
@@ -70,18 +99,39 @@ const machineLines = (m: MachineInfo) => Object.entries(m).map(([k, v]) => `- ${
 function parityAndTools(rep: Report): string[] {
   const out: string[] = [];
   const {ours, theirs} = rep.toolShapes;
-  if (ours && theirs) out.push(...toolParity(ours, theirs).md, '');
+  if (ours && theirs) {
+    out.push(...toolParity(ours, theirs).md, '');
+  }
   for (const side of rep.sides) {
     const t = rep.toolShapes[side];
-    if (t) out.push(`<details><summary>${side} tools (${t.length})</summary>`, '', ...t.map(x => `- \`${x}\``), '', '</details>', '');
+    if (t) {
+      out.push(
+        `<details><summary>${side} tools (${t.length})</summary>`,
+        '',
+        ...t.map(x => `- \`${x}\``),
+        '',
+        '</details>',
+        '',
+      );
+    }
   }
   return out;
 }
 
 /** The bench's own markdown output (<out>.md). */
 export function renderMarkdown(rep: Report): string {
-  return [`# ${rep.title}`, '', `Command: \`${rep.command}\` (${rep.durationS.toFixed(0)} s)`, '', ...machineLines(rep.machine), '',
-    ...tables(rep.rows, rep.sides), ...rep.notes.map(n => `- ${n}`), '', ...parityAndTools(rep)].join('\n');
+  return [
+    `# ${rep.title}`,
+    '',
+    `Command: \`${rep.command}\` (${rep.durationS.toFixed(0)} s)`,
+    '',
+    ...machineLines(rep.machine),
+    '',
+    ...tables(rep.rows, rep.sides),
+    ...rep.notes.map(n => `- ${n}`),
+    '',
+    ...parityAndTools(rep),
+  ].join('\n');
 }
 
 export const METHOD = [
@@ -97,7 +147,7 @@ export const METHOD = [
   'read back from the page afterwards (counters kept by the fixture), to show that both servers did the same thing.',
   '**ours/theirs** is our median divided by theirs: below 1 means ours is faster (or smaller), above 1 slower (or',
   'larger). Caveats: each call pays a fixed floor for stdio, JSON-RPC and SDK (de)serialization (the MCP ping row;',
-  'roughly 0.3-0.6 ms here), so ratios of tools that take 1-2 ms mostly compare that floor; latencies include each server\'s',
+  "roughly 0.3-0.6 ms here), so ratios of tools that take 1-2 ms mostly compare that floor; latencies include each server's",
   'own waiting policy (chrome-devtools-mcp waits for navigation and DOM stability after actions with fixed timeouts, we',
   'wait on CDP events and an in-page mutation signal), which is what an agent experiences; Chrome RSS is a sum over',
   'the process tree (shared pages counted more than once; PSS is also given); RSS after N navigations is one VmRSS',

@@ -3,7 +3,7 @@
  * machine info, statistics, install footprint. No dependencies beyond node:*.
  */
 import {spawnSync} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,9 +11,17 @@ export const oneLine = (s: string, n = 160) => s.replace(/\s+/g, ' ').trim().sli
 
 // ---------------------------------------------------------------- /proc
 
-export interface ProcId {pid: number; start: string}
+export interface ProcId {
+  pid: number;
+  start: string;
+}
 
-interface StatLine {pid: number; ppid: number; state: string; start: string}
+interface StatLine {
+  pid: number;
+  ppid: number;
+  state: string;
+  start: string;
+}
 
 function readStat(pid: number): StatLine | undefined {
   let text: string;
@@ -31,9 +39,13 @@ function readStat(pid: number): StatLine | undefined {
 export function descendants(root: number): ProcId[] {
   const children = new Map<number, StatLine[]>();
   for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+    if (!/^\d+$/.test(name)) {
+      continue;
+    }
     const st = readStat(Number(name));
-    if (!st || st.state === 'Z') continue;
+    if (!st || st.state === 'Z') {
+      continue;
+    }
     const list = children.get(st.ppid) ?? [];
     list.push(st);
     children.set(st.ppid, list);
@@ -54,15 +66,21 @@ export function descendants(root: number): ProcId[] {
 export function pidsWithCmdline(needle: string): ProcId[] {
   const out: ProcId[] = [];
   for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) {
+      continue;
+    }
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (!cmd.includes(needle)) continue;
+      if (!cmd.includes(needle)) {
+        continue;
+      }
     } catch {
       continue;
     }
     const st = readStat(Number(name));
-    if (st && st.state !== 'Z') out.push({pid: st.pid, start: st.start});
+    if (st && st.state !== 'Z') {
+      out.push({pid: st.pid, start: st.start});
+    }
   }
   return out;
 }
@@ -119,16 +137,20 @@ export interface MachineInfo {
 
 export function machineInfo(chromePath: string, repoDir: string): MachineInfo {
   const r = spawnSync(chromePath, ['--version'], {encoding: 'utf8', timeout: 15_000});
-  const git = (...args: string[]) => spawnSync('git', args, {cwd: repoDir, encoding: 'utf8', timeout: 15_000}).stdout?.trim() ?? '';
+  const git = (...args: string[]) =>
+    spawnSync('git', args, {cwd: repoDir, encoding: 'utf8', timeout: 15_000}).stdout?.trim() ?? '';
   const head = git('rev-parse', '--short', 'HEAD');
   return {
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     cores: os.cpus().length,
-    memGiB: Math.round(os.totalmem() / 2 ** 30 * 10) / 10,
+    memGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     chromium: (r.stdout ?? '').trim() || `unknown (${r.error?.message ?? r.stderr?.trim() ?? ''})`,
     platform: `${os.platform()} ${os.release()}`,
-    loadAvg: os.loadavg().map(x => x.toFixed(2)).join(' '),
+    loadAvg: os
+      .loadavg()
+      .map(x => x.toFixed(2))
+      .join(' '),
     commit: head ? `${head}${git('status', '--porcelain', '--untracked-files=no') ? '+dirty' : ''}` : 'unknown',
     date: new Date().toISOString(),
   };
@@ -136,17 +158,30 @@ export function machineInfo(chromePath: string, repoDir: string): MachineInfo {
 
 // ---------------------------------------------------------------- stats
 
-export interface Stats {n: number; median: number; p90: number; min: number; max: number; mean: number}
+export interface Stats {
+  n: number;
+  median: number;
+  p90: number;
+  min: number;
+  max: number;
+  mean: number;
+}
 
 export function stats(xs: number[]): Stats | undefined {
-  if (!xs.length) return undefined;
+  if (!xs.length) {
+    return undefined;
+  }
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
   const mid = s.length >> 1;
   const median = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
   const r = (x: number) => Math.round(x * 100) / 100;
   return {
-    n: s.length, median: r(median), p90: r(at(0.9)), min: r(s[0]!), max: r(s[s.length - 1]!),
+    n: s.length,
+    median: r(median),
+    p90: r(at(0.9)),
+    min: r(s[0]!),
+    max: r(s[s.length - 1]!),
     mean: r(s.reduce((a, b) => a + b, 0) / s.length),
   };
 }
@@ -155,15 +190,30 @@ export function stats(xs: number[]): Stats | undefined {
 
 function countPackages(nm: string): number {
   let n = 0;
-  const dirs = (d: string) => { try { return readdirSync(d, {withFileTypes: true}).filter(e => e.isDirectory()); } catch { return []; } };
+  const dirs = (d: string) => {
+    try {
+      return readdirSync(d, {withFileTypes: true}).filter(e => e.isDirectory());
+    } catch {
+      return [];
+    }
+  };
   for (const e of dirs(nm)) {
-    if (e.name.startsWith('@')) n += dirs(path.join(nm, e.name)).filter(s => existsSync(path.join(nm, e.name, s.name, 'package.json'))).length;
-    else if (existsSync(path.join(nm, e.name, 'package.json'))) n++;
+    if (e.name.startsWith('@')) {
+      n += dirs(path.join(nm, e.name)).filter(s => existsSync(path.join(nm, e.name, s.name, 'package.json'))).length;
+    } else if (existsSync(path.join(nm, e.name, 'package.json'))) {
+      n++;
+    }
   }
   return n;
 }
 
-export interface Footprint {kb?: number; packages?: number; tarballKb?: number; installMs?: number; error?: string}
+export interface Footprint {
+  kb?: number;
+  packages?: number;
+  tarballKb?: number;
+  installMs?: number;
+  error?: string;
+}
 
 /**
  * `npm install --omit=dev` into a clean temp folder, of either a tarball made by `npm pack`
@@ -176,9 +226,18 @@ export function installFootprint(what: {packDir: string} | {spec: string}): Foot
     let spec: string;
     let tarballKb: number | undefined;
     if ('packDir' in what) {
-      const p = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {cwd: what.packDir, encoding: 'utf8', timeout: 120_000});
-      const info = p.status === 0 ? JSON.parse(p.stdout.slice(p.stdout.indexOf('['))) as Array<{filename: string; size: number}> : [];
-      if (!info[0]) return {error: `npm pack failed: ${oneLine(p.error?.message ?? p.stderr ?? '')}`};
+      const p = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], {
+        cwd: what.packDir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      const info =
+        p.status === 0
+          ? (JSON.parse(p.stdout.slice(p.stdout.indexOf('['))) as Array<{filename: string; size: number}>)
+          : [];
+      if (!info[0]) {
+        return {error: `npm pack failed: ${oneLine(p.error?.message ?? p.stderr ?? '')}`};
+      }
       spec = path.join(dir, info[0].filename);
       tarballKb = Math.round(info[0].size / 1024);
     } else {
@@ -188,12 +247,23 @@ export function installFootprint(what: {packDir: string} | {spec: string}): Foot
     mkdirSync(inst);
     writeFileSync(path.join(inst, 'package.json'), '{"name":"bench-install","private":true}\n');
     const t0 = performance.now();
-    const r = spawnSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', spec],
-      {cwd: inst, encoding: 'utf8', timeout: 300_000, env: {...process.env, PUPPETEER_SKIP_DOWNLOAD: '1'}});
+    const r = spawnSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', spec], {
+      cwd: inst,
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: {...process.env, PUPPETEER_SKIP_DOWNLOAD: '1'},
+    });
     const installMs = Math.round(performance.now() - t0);
-    if (r.status !== 0) return {error: `npm install failed: ${oneLine(r.error?.message ?? r.stderr ?? '')}`};
+    if (r.status !== 0) {
+      return {error: `npm install failed: ${oneLine(r.error?.message ?? r.stderr ?? '')}`};
+    }
     const du = spawnSync('du', ['-sk', path.join(inst, 'node_modules')], {encoding: 'utf8'});
-    return {kb: Number(du.stdout.split(/\s/)[0]), packages: countPackages(path.join(inst, 'node_modules')), tarballKb, installMs};
+    return {
+      kb: Number(du.stdout.split(/\s/)[0]),
+      packages: countPackages(path.join(inst, 'node_modules')),
+      tarballKb,
+      installMs,
+    };
   } catch (e) {
     return {error: oneLine((e as Error).message)};
   } finally {

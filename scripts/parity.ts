@@ -9,8 +9,8 @@
 import {existsSync} from 'node:fs';
 
 import {FixtureServer} from '../src/testing/fixtureServer.js';
-import {ensureTheirs} from './bench-session.js';
 import {CHROME_PATH, startServer, type TestServer} from '../src/testing/mcpClient.js';
+import {ensureTheirs} from './bench-session.js';
 
 const cdmArg = process.argv.indexOf('--cdm');
 const CDM_BIN = cdmArg > 0 ? (process.argv[cdmArg + 1] ?? '') : ensureTheirs('/tmp/cdp-mcp-bench/cdm');
@@ -32,11 +32,16 @@ async function run(server: TestServer, steps: Step[], port: number): Promise<str
   const takesPageId = new Set(tools.filter(t => 'pageId' in (t.inputSchema.properties ?? {})).map(t => t.name));
   for (const [tool, args] of steps) {
     const resolved = typeof args === 'function' ? args(uids) : args;
-    const r = await server.call(tool, {...(takesPageId.has(tool) && tool !== 'select_page' && tool !== 'close_page' ? {pageId: 1} : {}), ...resolved});
+    const r = await server.call(tool, {
+      ...(takesPageId.has(tool) && tool !== 'select_page' && tool !== 'close_page' ? {pageId: 1} : {}),
+      ...resolved,
+    });
     for (const m of r.text.matchAll(/uid=(\d+_\d+) (\w+) "([^"]*)"/g)) {
       uids.set(`${m[2]} ${m[3]}`, m[1] ?? '');
     }
-    out.push(`${r.isError ? '[isError] ' : ''}${normalise(r.text, port)}${r.images.length ? `\n[${r.images.length} image(s)]` : ''}`);
+    out.push(
+      `${r.isError ? '[isError] ' : ''}${normalise(r.text, port)}${r.images.length ? `\n[${r.images.length} image(s)]` : ''}`,
+    );
   }
   return out;
 }
@@ -86,7 +91,15 @@ async function main(): Promise<void> {
     ['navigate_page', {url: fixtures.url('/form')}],
     ['take_snapshot', {}],
     ['type_text', {text: 'hello', submitKey: 'Tab'}],
-    ['fill_form', uids => ({elements: [{uid: uids.get('textbox Name'), value: 'Grace'}, {uid: uids.get('textbox Notes'), value: 'n'}]})],
+    [
+      'fill_form',
+      uids => ({
+        elements: [
+          {uid: uids.get('textbox Name'), value: 'Grace'},
+          {uid: uids.get('textbox Notes'), value: 'n'},
+        ],
+      }),
+    ],
     ['get_network_request', {reqid: 1}],
     ['evaluate_script', {function: '() => { setTimeout(() => alert("later"), 10); return 1; }'}],
     ['take_snapshot', {}],
@@ -100,7 +113,14 @@ async function main(): Promise<void> {
     ['list_network_requests', {pageSize: 1, pageIdx: 5}],
     ['list_console_messages', {types: ['error']}],
   ];
-  const common = ['--executablePath', CHROME_PATH, '--headless', '--isolated', '--chromeArg=--no-sandbox', '--chromeArg=--disable-gpu'];
+  const common = [
+    '--executablePath',
+    CHROME_PATH,
+    '--headless',
+    '--isolated',
+    '--chromeArg=--no-sandbox',
+    '--chromeArg=--disable-gpu',
+  ];
   const ours = await startServer({replaceFlags: true, args: common});
   const theirs = await startServer({
     replaceFlags: true,

@@ -24,5 +24,8 @@ if (files.length === 0) {
 if (!process.env.CHROME_PATH && existsSync('/usr/bin/chromium')) {
   process.env.CHROME_PATH = '/usr/bin/chromium';
 }
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {stdio: 'inherit', env: process.env});
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env: process.env,
+});
 process.exit(result.status ?? 1);

@@ -1,7 +1,7 @@
 import type {Protocol} from '../../protocol/index.js';
 import {CdpConnection} from '../cdp/CdpConnection.js';
 import type {BrowserEndpoint} from '../cdp/launcher.js';
-import {deferred, withTimeout, type Deferred} from '../util/async.js';
+import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
@@ -72,7 +72,9 @@ export class Browser {
     });
     c.on('Target.attachedToTarget', params => this.#onAttached(params));
     c.on('Target.detachedFromTarget', ({sessionId, targetId}) => {
-      const page = targetId ? this.#pages.get(targetId) : [...this.#pages.values()].find(p => p.session.id === sessionId);
+      const page = targetId
+        ? this.#pages.get(targetId)
+        : [...this.#pages.values()].find(p => p.session.id === sessionId);
       if (page && page.session.id === sessionId) {
         this.#removePage(page);
       }

@@ -1,10 +1,10 @@
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import {deferred, type Deferred} from '../util/async.js';
+import {type Deferred, deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {EmulationState} from './emulation.js';
-import {PageInstrumentation} from './PageInstrumentation.js';
 import {PageFrames} from './frames.js';
+import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE} from './probe.js';
 import {UrlPolicy} from './urlPolicy.js';
 

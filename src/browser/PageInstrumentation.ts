@@ -2,7 +2,7 @@ import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {debug, warn} from '../util/logger.js';
 import {ConsoleCollector} from './collectors/ConsoleCollector.js';
-import {NetworkCollector, MAX_POST_DATA_BYTES} from './collectors/NetworkCollector.js';
+import {MAX_POST_DATA_BYTES, NetworkCollector} from './collectors/NetworkCollector.js';
 import {applySessionEmulation, type EmulationState, type SessionKind} from './emulation.js';
 import {SourceMaps} from './sourceMaps.js';
 import type {UrlPolicy} from './urlPolicy.js';
@@ -85,7 +85,10 @@ export class PageInstrumentation {
 
   /** The page session and every attached frame/worker session, for emulation changes. */
   sessions(): Array<{session: CdpSession; kind: SessionKind}> {
-    return [{session: this.session, kind: 'page'}, ...[...this.#children.values()].map(c => ({session: c.session, kind: c.kind}))];
+    return [
+      {session: this.session, kind: 'page'},
+      ...[...this.#children.values()].map(c => ({session: c.session, kind: c.kind})),
+    ];
   }
 
   dispose(): void {
@@ -117,7 +120,11 @@ export class PageInstrumentation {
   #onChild({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const type = targetInfo.type;
     const kind: SessionKind | undefined =
-      type === 'iframe' ? 'frame' : type === 'worker' || type === 'shared_worker' || type === 'service_worker' ? 'worker' : undefined;
+      type === 'iframe'
+        ? 'frame'
+        : type === 'worker' || type === 'shared_worker' || type === 'service_worker'
+          ? 'worker'
+          : undefined;
     const session = this.session.connection.session(sessionId, targetInfo.targetId, type);
     if (!kind) {
       void (async () => {

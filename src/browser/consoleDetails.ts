@@ -89,8 +89,16 @@ async function errorArgument(
 }
 
 /** Where an Error object was created, as V8 recorded it (Runtime must have been enabled then). */
-async function errorStack(session: CdpSession, objectId: string, ctx: DetailContext): Promise<SymbolizedStack | undefined> {
-  const {exceptionDetails} = await session.send('Runtime.getExceptionDetails', {errorObjectId: objectId}, ARG_TIMEOUT_MS);
+async function errorStack(
+  session: CdpSession,
+  objectId: string,
+  ctx: DetailContext,
+): Promise<SymbolizedStack | undefined> {
+  const {exceptionDetails} = await session.send(
+    'Runtime.getExceptionDetails',
+    {errorObjectId: objectId},
+    ARG_TIMEOUT_MS,
+  );
   return ctx.sourceMaps.symbolize(exceptionDetails?.stackTrace, session, ctx.access);
 }
 
@@ -114,7 +122,10 @@ async function errorCause(
       const deeper = await errorCause(session, cause.objectId, ctx, depth + 1);
       return {message: argumentText(cause), stack: deeper ? {fragments: stack?.fragments ?? [], cause: deeper} : stack};
     }
-    return {message: cause.objectId ? (cause.description ?? argumentText(cause)) : primitiveText(cause), stack: undefined};
+    return {
+      message: cause.objectId ? (cause.description ?? argumentText(cause)) : primitiveText(cause),
+      stack: undefined,
+    };
   } catch {
     return undefined;
   }

@@ -68,7 +68,9 @@ export async function applySessionEmulation(
   const effective = throttle ?? NO_THROTTLE;
   const commands: Array<Promise<unknown>> = [];
   if (reset || throttle || policy.active) {
-    commands.push(session.send('Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: policy.rules(throttle)}));
+    commands.push(
+      session.send('Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: policy.rules(throttle)}),
+    );
   }
   if (reset || throttle) {
     // Rule-based conditions leave navigator.onLine/connection alone; this sets them.
@@ -126,7 +128,9 @@ export async function applyViewport(
         height: viewport.height,
         deviceScaleFactor: viewport.deviceScaleFactor,
         mobile: viewport.isMobile,
-        screenOrientation: viewport.isLandscape ? {angle: 90, type: 'landscapePrimary'} : {angle: 0, type: 'portraitPrimary'},
+        screenOrientation: viewport.isLandscape
+          ? {angle: 90, type: 'landscapePrimary'}
+          : {angle: 0, type: 'portraitPrimary'},
       }),
       session.send('Emulation.setTouchEmulationEnabled', {enabled: viewport.hasTouch}),
     ]);
@@ -137,7 +141,10 @@ export async function applyViewport(
     ]);
   }
   // Touch support and the mobile viewport are read when a document starts.
-  return (previous?.isMobile ?? false) !== (viewport?.isMobile ?? false) || (previous?.hasTouch ?? false) !== (viewport?.hasTouch ?? false);
+  return (
+    (previous?.isMobile ?? false) !== (viewport?.isMobile ?? false) ||
+    (previous?.hasTouch ?? false) !== (viewport?.hasTouch ?? false)
+  );
 }
 
 /**

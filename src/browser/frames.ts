@@ -27,7 +27,11 @@ export class PageFrames {
 
   /** Turns on auto-attach for iframes of the page. Call once the page session is set up. */
   async init(): Promise<void> {
-    await this.pageSession.trySend('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
+    await this.pageSession.trySend('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+    });
   }
 
   oopif(frameId: string): OopifSession | undefined {
@@ -79,7 +83,10 @@ export class PageFrames {
     );
   }
 
-  #onAttached(parent: CdpSession, {sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
+  #onAttached(
+    parent: CdpSession,
+    {sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent,
+  ): void {
     const connection = parent.connection;
     if (targetInfo.type !== 'iframe') {
       // Workers and other child targets are PageInstrumentation's (console,

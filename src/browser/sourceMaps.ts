@@ -1,10 +1,11 @@
-import {isIgnored, originalPositionFor, TraceMap} from '@jridgewell/trace-mapping';
 import {open} from 'node:fs/promises';
 import {fileURLToPath} from 'node:url';
 
+import {isIgnored, originalPositionFor, TraceMap} from '@jridgewell/trace-mapping';
+
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import type {StackFrameText, StackFragment, SymbolizedStack} from '../response/formatConsole.js';
+import type {StackFragment, StackFrameText, SymbolizedStack} from '../response/formatConsole.js';
 import {withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {PathSandbox} from '../util/sandbox.js';

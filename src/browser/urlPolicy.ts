@@ -85,7 +85,10 @@ export class UrlPolicy {
             );
           }
         });
-      return {blocked: compile('blockedUrlPattern', this.blockedPatterns), allowed: compile('allowedUrlPattern', this.allowedPatterns)};
+      return {
+        blocked: compile('blockedUrlPattern', this.blockedPatterns),
+        allowed: compile('allowedUrlPattern', this.allowedPatterns),
+      };
     })();
     return this.#matchers;
   }

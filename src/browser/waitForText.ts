@@ -1,5 +1,5 @@
-import {cpuMultiplier} from './settle.js';
 import type {Page} from './Page.js';
+import {cpuMultiplier} from './settle.js';
 
 /** Default bound of wait_for, scaled by CPU throttling as the reference does. */
 export const WAIT_FOR_TIMEOUT_MS = 5_000;
@@ -14,7 +14,7 @@ function pageWaitForText(texts: string[], timeoutMs: number): Promise<boolean> {
   const LABEL_ATTRS = ['aria-label', 'alt', 'title', 'placeholder', 'value'];
   const seenRoots = new Set<Node>();
   const inRoot = (root: Document | ShadowRoot): boolean => {
-    const container = root instanceof Document ? root.body ?? root.documentElement : root;
+    const container = root instanceof Document ? (root.body ?? root.documentElement) : root;
     if (!container) {
       return false;
     }

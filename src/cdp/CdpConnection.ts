@@ -1,10 +1,11 @@
-import CDP from 'chrome-remote-interface';
 import {readFileSync} from 'node:fs';
+
+import CDP from 'chrome-remote-interface';
 
 import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '../../protocol/index.js';
 import {debug} from '../util/logger.js';
-import {openHeaderSocket} from './headerSocket.js';
 import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError, TargetClosedError} from './errors.js';
+import {openHeaderSocket} from './headerSocket.js';
 
 /** Default bound of a single CDP command. Long operations pass their own. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
@@ -62,7 +63,7 @@ export class CdpConnection {
   static async connect(wsUrl: string, headers?: Record<string, string>): Promise<CdpConnection> {
     const client: RawClient = headers
       ? await openHeaderSocket(wsUrl, headers)
-      : ((await CDP({target: wsUrl, local: true, protocol: pinnedProtocol() as CDP.Protocol})) as unknown as RawClient);
+      : await CDP({target: wsUrl, local: true, protocol: pinnedProtocol() as CDP.Protocol});
     return new CdpConnection(client);
   }
 
@@ -139,7 +140,7 @@ export class CdpConnection {
 
   /** Subscribes to a browser-level event. Returns the unsubscribe function. */
   on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {
-    return this.#subscribe(event, listener as Listener);
+    return this.#subscribe(event, listener);
   }
 
   /** The session object for an attached target (created on first use). */
@@ -286,7 +287,7 @@ export class CdpSession {
   }
 
   on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {
-    return this.connection.subscribe(`${this.id}:${event}`, listener as Listener);
+    return this.connection.subscribe(`${this.id}:${event}`, listener);
   }
 
   onDetached(handler: () => void): () => void {

@@ -64,7 +64,7 @@ export async function openHeaderSocket(url: string, headers: Record<string, stri
     },
     on(event: 'event' | 'disconnect', listener: ((message: RawEvent) => void) | (() => void)) {
       if (event === 'event') {
-        eventListeners.push(listener as (message: RawEvent) => void);
+        eventListeners.push(listener);
       } else {
         disconnectListeners.push(listener as () => void);
       }
@@ -80,5 +80,5 @@ export async function openHeaderSocket(url: string, headers: Record<string, stri
         socket.close();
       });
     },
-  } as RawClient;
+  };
 }

@@ -1,7 +1,8 @@
-import * as ChromeLauncher from 'chrome-launcher';
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {homedir, hostname, tmpdir} from 'node:os';
 import {join} from 'node:path';
+
+import * as ChromeLauncher from 'chrome-launcher';
 
 import {sleep} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
@@ -274,7 +275,9 @@ async function readActivePort(file: string, exited: Promise<void>): Promise<stri
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (dead) {
-      throw new Error('Chrome exited during startup. Run with --logFile, or start it by hand with the same flags, to see why.');
+      throw new Error(
+        'Chrome exited during startup. Run with --logFile, or start it by hand with the same flags, to see why.',
+      );
     }
     try {
       const [port, path] = readFileSync(file, 'utf8').split('\n');
@@ -303,7 +306,10 @@ async function fetchVersion(browserUrl: string): Promise<{webSocketDebuggerUrl: 
 }
 
 /** Attach mode: the browser belongs to the user and is never killed by us. */
-export async function resolveAttachEndpoint(options: {browserUrl?: string; wsEndpoint?: string}): Promise<BrowserEndpoint> {
+export async function resolveAttachEndpoint(options: {
+  browserUrl?: string;
+  wsEndpoint?: string;
+}): Promise<BrowserEndpoint> {
   let wsUrl: string;
   if (options.wsEndpoint) {
     wsUrl = options.wsEndpoint;

@@ -15,32 +15,78 @@ interface FlagSpec {
 }
 
 export const FLAGS = {
-  browserUrl: {type: 'string', alias: 'u', description: 'Attach to a running Chrome through its HTTP debugging endpoint, e.g. http://127.0.0.1:9222.'},
-  wsEndpoint: {type: 'string', alias: 'w', description: 'Attach to a running Chrome through its browser WebSocket URL (ws://…/devtools/browser/<id>).'},
-  wsHeaders: {type: 'string', description: 'JSON object of extra WebSocket handshake headers for --wsEndpoint, e.g. {"Authorization":"Bearer …"}.'},
+  browserUrl: {
+    type: 'string',
+    alias: 'u',
+    description: 'Attach to a running Chrome through its HTTP debugging endpoint, e.g. http://127.0.0.1:9222.',
+  },
+  wsEndpoint: {
+    type: 'string',
+    alias: 'w',
+    description: 'Attach to a running Chrome through its browser WebSocket URL (ws://…/devtools/browser/<id>).',
+  },
+  wsHeaders: {
+    type: 'string',
+    description:
+      'JSON object of extra WebSocket handshake headers for --wsEndpoint, e.g. {"Authorization":"Bearer …"}.',
+  },
   headless: {type: 'boolean', description: 'Launch Chrome without a window.', defaultText: 'false'},
-  executablePath: {type: 'string', alias: 'e', description: 'Chrome or Chromium binary to launch (else CHROME_PATH, else the --channel install, else auto-detected).'},
+  executablePath: {
+    type: 'string',
+    alias: 'e',
+    description:
+      'Chrome or Chromium binary to launch (else CHROME_PATH, else the --channel install, else auto-detected).',
+  },
   channel: {type: 'string', description: 'Installed Chrome channel to launch: stable, beta, dev or canary.'},
-  isolated: {type: 'boolean', description: 'Use a temporary profile that is deleted when the server exits.', defaultText: 'false'},
-  userDataDir: {type: 'string', description: 'Profile directory for the launched Chrome.', defaultText: '~/.cache/cdp-mcp/chrome-profile'},
+  isolated: {
+    type: 'boolean',
+    description: 'Use a temporary profile that is deleted when the server exits.',
+    defaultText: 'false',
+  },
+  userDataDir: {
+    type: 'string',
+    description: 'Profile directory for the launched Chrome.',
+    defaultText: '~/.cache/cdp-mcp/chrome-profile',
+  },
   viewport: {type: 'string', description: 'Initial content size of the first page, e.g. 1280x720.'},
   proxyServer: {type: 'string', description: 'Proxy for the launched Chrome (--proxy-server).'},
   acceptInsecureCerts: {type: 'boolean', description: 'Ignore TLS certificate errors in the launched Chrome.'},
   chromeArg: {type: 'array', description: 'Extra Chrome argument (repeatable).'},
   ignoreDefaultChromeArg: {type: 'array', description: 'Default Chrome argument to leave out (repeatable).'},
   logFile: {type: 'string', description: 'Write debug logs to this file (logs never go to stdout).'},
-  pageIdRouting: {type: 'boolean', description: 'Page-scoped tools take a required pageId (as chrome-devtools-mcp 1.11). --no-page-id-routing acts on the selected page instead.', defaultText: 'true'},
-  experimentalPageIdRouting: {type: 'boolean', description: 'Accepted for compatibility; page-id routing is on by default.'},
+  pageIdRouting: {
+    type: 'boolean',
+    description:
+      'Page-scoped tools take a required pageId (as chrome-devtools-mcp 1.11). --no-page-id-routing acts on the selected page instead.',
+    defaultText: 'true',
+  },
+  experimentalPageIdRouting: {
+    type: 'boolean',
+    description: 'Accepted for compatibility; page-id routing is on by default.',
+  },
   experimentalVision: {type: 'boolean', description: 'Enable click_at (coordinate clicks).'},
   categoryEmulation: {type: 'boolean', description: 'Emulation tools (emulate, resize_page).', defaultText: 'true'},
   categoryPerformance: {type: 'boolean', description: 'Performance tools.', defaultText: 'true'},
   categoryNetwork: {type: 'boolean', description: 'Network tools.', defaultText: 'true'},
-  screenshotFormat: {type: 'string', description: 'Default take_screenshot format: png, jpeg or webp.', defaultText: 'png'},
+  screenshotFormat: {
+    type: 'string',
+    description: 'Default take_screenshot format: png, jpeg or webp.',
+    defaultText: 'png',
+  },
   screenshotQuality: {type: 'number', description: 'Default jpeg/webp quality (0-100).'},
-  allowUnrestrictedPaths: {type: 'boolean', description: 'When the client sends no roots, allow file writes anywhere (default: the OS temp dir only).'},
-  redactNetworkHeaders: {type: 'boolean', description: 'Replace sensitive header values (cookies, authorization, …) in network output.'},
+  allowUnrestrictedPaths: {
+    type: 'boolean',
+    description: 'When the client sends no roots, allow file writes anywhere (default: the OS temp dir only).',
+  },
+  redactNetworkHeaders: {
+    type: 'boolean',
+    description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
+  },
   blockedUrlPattern: {type: 'array', description: 'URL pattern the browser must not load (repeatable).'},
-  allowedUrlPattern: {type: 'array', description: 'URL pattern the browser may load; everything else is blocked (repeatable).'},
+  allowedUrlPattern: {
+    type: 'array',
+    description: 'URL pattern the browser may load; everything else is blocked (repeatable).',
+  },
   usageStatistics: {type: 'boolean', description: 'Accepted for compatibility; this server sends no telemetry.'},
   performanceCrux: {type: 'boolean', description: 'Accepted for compatibility; this server never contacts CrUX.'},
   help: {type: 'boolean', alias: 'h', description: 'Print this help and exit.'},
@@ -107,7 +153,9 @@ function camel(name: string): string {
 }
 
 const ALIASES = new Map<string, FlagName>(
-  Object.entries(FLAGS).flatMap(([name, spec]) => ('alias' in spec && spec.alias ? [[spec.alias, name as FlagName]] : [])),
+  Object.entries(FLAGS).flatMap(([name, spec]) =>
+    'alias' in spec && spec.alias ? [[spec.alias, name as FlagName]] : [],
+  ),
 );
 
 /** Parses argv into raw values by flag name. Throws on malformed values. */
@@ -225,7 +273,9 @@ export function parseConfig(argv: string[]): Config {
     throw new Error('--userDataDir and --isolated exclude each other: --isolated uses a temporary profile.');
   }
   if (attaching && (config.executablePath || config.userDataDir || config.channel)) {
-    throw new Error('--executablePath, --userDataDir and --channel are for launching; drop them when attaching with --browserUrl/--wsEndpoint.');
+    throw new Error(
+      '--executablePath, --userDataDir and --channel are for launching; drop them when attaching with --browserUrl/--wsEndpoint.',
+    );
   }
   const viewport = str('viewport');
   if (viewport !== undefined) {
@@ -287,7 +337,13 @@ export function browserIsLocal(config: Pick<Config, 'browserUrl' | 'wsEndpoint'>
 }
 
 export function helpText(): string {
-  const lines = ['Usage: cdp-mcp [flags]', '', 'An MCP stdio server that drives Chrome over the DevTools Protocol.', '', 'Flags:'];
+  const lines = [
+    'Usage: cdp-mcp [flags]',
+    '',
+    'An MCP stdio server that drives Chrome over the DevTools Protocol.',
+    '',
+    'Flags:',
+  ];
   for (const [name, spec] of Object.entries(FLAGS) as Array<[string, FlagSpec]>) {
     const alias = spec.alias ? `, -${spec.alias}` : '';
     const def = spec.defaultText ? ` (default: ${spec.defaultText})` : '';

@@ -1,9 +1,9 @@
 import type {CdpParams} from '../../protocol/index.js';
-import type {CdpSession} from '../cdp/CdpConnection.js';
 import type {Page, ResolvedElement} from '../browser/Page.js';
 import {cpuMultiplier} from '../browser/settle.js';
+import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
-import {KEYS, MODIFIER_BITS, type KeyDefinition} from './keys.js';
+import {type KeyDefinition, KEYS, MODIFIER_BITS} from './keys.js';
 
 /** How long an element may take to become actionable (scaled by CPU throttling, as the reference). */
 export const ACTION_TIMEOUT_MS = 5_000;
@@ -117,7 +117,12 @@ async function clickablePoint(page: Page, element: ResolvedElement): Promise<Poi
  * `checkEnabled`) not disabled. Disabled elements are refused quickly with a
  * message that says so.
  */
-export async function actionPoint(page: Page, element: ResolvedElement, uid: string, checkEnabled: boolean): Promise<Point> {
+export async function actionPoint(
+  page: Page,
+  element: ResolvedElement,
+  uid: string,
+  checkEnabled: boolean,
+): Promise<Point> {
   const started = Date.now();
   const deadline = started + ACTION_TIMEOUT_MS * cpuMultiplier(page);
   let blocker: Blocker | 'no box' | 'ok' = 'hidden';
@@ -149,7 +154,9 @@ export async function actionPoint(page: Page, element: ResolvedElement, uid: str
       throw new Error(`Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`);
     }
     if (blocker === 'disabled' && Date.now() - started >= DISABLED_GRACE_MS) {
-      throw new Error(`Element with uid ${uid} is disabled, so it cannot be used. Wait until the page enables it, or pick another element.`);
+      throw new Error(
+        `Element with uid ${uid} is disabled, so it cannot be used. Wait until the page enables it, or pick another element.`,
+      );
     }
     if (Date.now() + RETRY_MS > deadline) {
       throw notInteractive(uid, blocker === 'moving' ? 'it kept moving' : 'it is not visible');
@@ -162,18 +169,40 @@ export async function actionPoint(page: Page, element: ResolvedElement, uid: str
 
 export async function mouseClick(page: Page, point: Point, clickCount: number): Promise<void> {
   const s = page.session;
-  const sends: Array<Promise<unknown>> = [s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: point.x, y: point.y})];
+  const sends: Array<Promise<unknown>> = [
+    s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: point.x, y: point.y}),
+  ];
   for (let i = 1; i <= clickCount; i++) {
     sends.push(
-      s.send('Input.dispatchMouseEvent', {type: 'mousePressed', x: point.x, y: point.y, button: 'left', buttons: 1, clickCount: i}),
-      s.send('Input.dispatchMouseEvent', {type: 'mouseReleased', x: point.x, y: point.y, button: 'left', buttons: 0, clickCount: i}),
+      s.send('Input.dispatchMouseEvent', {
+        type: 'mousePressed',
+        x: point.x,
+        y: point.y,
+        button: 'left',
+        buttons: 1,
+        clickCount: i,
+      }),
+      s.send('Input.dispatchMouseEvent', {
+        type: 'mouseReleased',
+        x: point.x,
+        y: point.y,
+        button: 'left',
+        buttons: 0,
+        clickCount: i,
+      }),
     );
   }
   await Promise.all(sends);
 }
 
 export async function mouseMove(page: Page, point: Point, buttons = 0): Promise<void> {
-  await page.session.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: point.x, y: point.y, buttons, ...(buttons ? {button: 'left' as const} : {})});
+  await page.session.send('Input.dispatchMouseEvent', {
+    type: 'mouseMoved',
+    x: point.x,
+    y: point.y,
+    buttons,
+    ...(buttons ? {button: 'left' as const} : {}),
+  });
 }
 
 // ---------------------------------------------------------------- keyboard
@@ -182,7 +211,8 @@ export async function mouseMove(page: Page, point: Point, buttons = 0): Promise<
 function keyEvent(def: KeyDefinition, modifiers: number, phase: 'down' | 'up'): CdpParams<'Input.dispatchKeyEvent'> {
   const shift = (modifiers & (MODIFIER_BITS['Shift'] ?? 8)) !== 0;
   const key = shift && def.shiftKey ? def.shiftKey : def.key;
-  let text = def.text !== undefined ? (shift && def.shiftKey && def.shiftKey.length === 1 ? def.shiftKey : def.text) : undefined;
+  let text =
+    def.text !== undefined ? (shift && def.shiftKey && def.shiftKey.length === 1 ? def.shiftKey : def.text) : undefined;
   // Text is not typed while a modifier other than Shift is held.
   if (modifiers & ~(MODIFIER_BITS['Shift'] ?? 8)) {
     text = undefined;
@@ -238,7 +268,10 @@ export async function typeText(page: Page, text: string): Promise<void> {
       sends.push(s.send('Input.insertText', {text: char}));
       continue;
     }
-    sends.push(s.send('Input.dispatchKeyEvent', keyEvent(def, 0, 'down')), s.send('Input.dispatchKeyEvent', keyEvent(def, 0, 'up')));
+    sends.push(
+      s.send('Input.dispatchKeyEvent', keyEvent(def, 0, 'down')),
+      s.send('Input.dispatchKeyEvent', keyEvent(def, 0, 'up')),
+    );
   }
   await Promise.all(sends);
 }
@@ -246,7 +279,11 @@ export async function typeText(page: Page, text: string): Promise<void> {
 // ---------------------------------------------------------------- element helpers
 
 /** Calls a function on the element and returns its JSON result; page exceptions become errors. */
-export async function callOn<T>(element: ResolvedElement, functionDeclaration: string, args: unknown[] = []): Promise<T> {
+export async function callOn<T>(
+  element: ResolvedElement,
+  functionDeclaration: string,
+  args: unknown[] = [],
+): Promise<T> {
   const {result, exceptionDetails} = await element.session.send('Runtime.callFunctionOn', {
     objectId: element.objectId,
     functionDeclaration,

@@ -114,9 +114,14 @@ export async function fillElement(page: Page, state: SnapshotState, uid: string,
     return;
   }
   await actionPoint(page, element, uid, true);
-  const plan = await callOn<{mode: 'refuse' | 'done' | 'type'; text?: string}>(element, PREPARE_TEXT, [value, TYPE_LIMIT]);
+  const plan = await callOn<{mode: 'refuse' | 'done' | 'type'; text?: string}>(element, PREPARE_TEXT, [
+    value,
+    TYPE_LIMIT,
+  ]);
   if (plan.mode === 'refuse') {
-    throw new Error(`Element with uid ${uid} (${node.role}) cannot be filled out: use fill on a text field, select, checkbox or radio, or click it instead.`);
+    throw new Error(
+      `Element with uid ${uid} (${node.role}) cannot be filled out: use fill on a text field, select, checkbox or radio, or click it instead.`,
+    );
   }
   if (plan.mode === 'type' && plan.text) {
     await typeText(page, plan.text);

@@ -108,7 +108,14 @@ function buildTable(): Map<string, KeyDefinition> {
   };
   const textOf = (key: string) => (key.length === 1 ? key : key === 'Enter' ? '\r' : undefined);
   for (const [code, keyCode, key, shiftKey, location] of ROWS) {
-    const def: KeyDefinition = {key, code, keyCode, ...(textOf(key) ? {text: textOf(key)} : {}), ...(location ? {location} : {}), ...(shiftKey ? {shiftKey} : {})};
+    const def: KeyDefinition = {
+      key,
+      code,
+      keyCode,
+      ...(textOf(key) ? {text: textOf(key)} : {}),
+      ...(location ? {location} : {}),
+      ...(shiftKey ? {shiftKey} : {}),
+    };
     define(code, def);
   }
   for (let i = 0; i < 26; i++) {
@@ -173,7 +180,9 @@ export function parseKey(input: string): {key: string; modifiers: string[]} {
   }
   for (const token of tokens) {
     if (!KEYS.has(token)) {
-      throw new Error(`${token} is invalid. Valid keys are: ${[...KEYS.keys()].filter(k => k.length > 0 && !/[\r\n\t]/.test(k)).join(', ')}.`);
+      throw new Error(
+        `${token} is invalid. Valid keys are: ${[...KEYS.keys()].filter(k => k.length > 0 && !/[\r\n\t]/.test(k)).join(', ')}.`,
+      );
     }
   }
   if (new Set(tokens).size !== tokens.length) {

@@ -12,7 +12,13 @@ const FILE_CHOOSER_MS = 3_000;
  * finished with dragenter/dragover/drop on the target, so page handlers see
  * the same DataTransfer a user's drag produces.
  */
-export async function dragAndDrop(page: Page, from: ResolvedElement, fromUid: string, to: ResolvedElement, toUid: string): Promise<void> {
+export async function dragAndDrop(
+  page: Page,
+  from: ResolvedElement,
+  fromUid: string,
+  to: ResolvedElement,
+  toUid: string,
+): Promise<void> {
   const s = page.session;
   const start = await actionPoint(page, from, fromUid, false);
   await s.send('Input.setInterceptDrags', {enabled: true});
@@ -20,7 +26,14 @@ export async function dragAndDrop(page: Page, from: ResolvedElement, fromUid: st
   const off = s.on('Input.dragIntercepted', ({data}) => intercepted.resolve(data));
   try {
     await s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: start.x, y: start.y});
-    await s.send('Input.dispatchMouseEvent', {type: 'mousePressed', x: start.x, y: start.y, button: 'left', buttons: 1, clickCount: 1});
+    await s.send('Input.dispatchMouseEvent', {
+      type: 'mousePressed',
+      x: start.x,
+      y: start.y,
+      button: 'left',
+      buttons: 1,
+      clickCount: 1,
+    });
     let end: Point = await actionPoint(page, to, toUid, false);
     // A few steps so that pages see movement (and Chrome passes its drag threshold).
     for (let i = 1; i <= 3; i++) {
@@ -39,12 +52,26 @@ export async function dragAndDrop(page: Page, from: ResolvedElement, fromUid: st
       for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
         await s.send('Input.dispatchDragEvent', {type, x: end.x, y: end.y, data: dragData});
       }
-      await s.send('Input.dispatchMouseEvent', {type: 'mouseReleased', x: end.x, y: end.y, button: 'left', buttons: 0, clickCount: 1});
+      await s.send('Input.dispatchMouseEvent', {
+        type: 'mouseReleased',
+        x: end.x,
+        y: end.y,
+        button: 'left',
+        buttons: 0,
+        clickCount: 1,
+      });
     } else {
       await sleep(50);
       end = await actionPoint(page, to, toUid, false);
       await s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: end.x, y: end.y, button: 'left', buttons: 1});
-      await s.send('Input.dispatchMouseEvent', {type: 'mouseReleased', x: end.x, y: end.y, button: 'left', buttons: 0, clickCount: 1});
+      await s.send('Input.dispatchMouseEvent', {
+        type: 'mouseReleased',
+        x: end.x,
+        y: end.y,
+        button: 'left',
+        buttons: 0,
+        clickCount: 1,
+      });
     }
   } finally {
     off();
@@ -58,7 +85,10 @@ export async function dragAndDrop(page: Page, from: ResolvedElement, fromUid: st
  * nothing hangs). Throws the reference's message when neither works.
  */
 export async function uploadFiles(page: Page, element: ResolvedElement, uid: string, files: string[]): Promise<void> {
-  const isFileInput = await callOn<boolean>(element, "function() { return this.localName === 'input' && this.type === 'file'; }");
+  const isFileInput = await callOn<boolean>(
+    element,
+    "function() { return this.localName === 'input' && this.type === 'file'; }",
+  );
   if (isFileInput) {
     await element.session.send('DOM.setFileInputFiles', {files, objectId: element.objectId});
     return;

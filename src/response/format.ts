@@ -88,11 +88,15 @@ export function formatEmulation(state: EmulationState, navigationTimeoutMs: numb
     lines.push(`Default navigation timeout set to ${navigationTimeoutMs} ms`);
   }
   if (state.geolocation) {
-    lines.push(`Emulating geolocation: latitude=${state.geolocation.latitude}, longitude=${state.geolocation.longitude}`);
+    lines.push(
+      `Emulating geolocation: latitude=${state.geolocation.latitude}, longitude=${state.geolocation.longitude}`,
+    );
   }
   if (state.viewport) {
     const {deviceScaleFactor, isMobile, hasTouch, isLandscape, width, height} = state.viewport;
-    lines.push(`Emulating viewport: ${JSON.stringify({deviceScaleFactor, isMobile, hasTouch, isLandscape, width, height})}`);
+    lines.push(
+      `Emulating viewport: ${JSON.stringify({deviceScaleFactor, isMobile, hasTouch, isLandscape, width, height})}`,
+    );
   }
   if (state.userAgent) {
     lines.push(`Emulating user agent: ${state.userAgent}`);

@@ -1,14 +1,14 @@
 import {Server} from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
-  type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 
 import {BrowserManager} from '../browser/BrowserManager.js';
-import {snapshotProvider} from '../snapshot/provider.js';
 import type {Config} from '../cli/options.js';
+import {snapshotProvider} from '../snapshot/provider.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';

@@ -7,7 +7,7 @@ import type {Page} from '../browser/Page.js';
 import {defaultNavigationTimeout} from '../browser/settle.js';
 import type {Config} from '../cli/options.js';
 import {formatEmulation} from '../response/format.js';
-import {renderResponse, ResponseBuilder, type ImageContent, type SnapshotRequest} from '../response/ResponseBuilder.js';
+import {type ImageContent, renderResponse, ResponseBuilder, type SnapshotRequest} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/defineTool.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
@@ -62,7 +62,6 @@ export class Pipeline {
   listed(): RegisteredTool[] {
     return this.options.tools.filter(t => !t.disabledReason);
   }
-
 
   async call(name: string, args: unknown): Promise<ToolResult> {
     const registered = this.#byName.get(name);
@@ -178,7 +177,6 @@ export class Pipeline {
     });
     return {text, images: error ? [] : response.images, isError: error !== undefined};
   }
-
 }
 
 /** How long a handler may still finish on its own once its page shows a dialog. */

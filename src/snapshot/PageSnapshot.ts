@@ -1,9 +1,9 @@
+import type {ElementResolver, Page, ResolvedElement} from '../browser/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import type {Page, ResolvedElement, ElementResolver} from '../browser/Page.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {installSnapshotAgent, type AgentNode, type AgentSnapshot} from './agent.js';
-import {convertAxTree, linkAxTree, type AxItem} from './axTree.js';
+import {type AgentNode, type AgentSnapshot, installSnapshotAgent} from './agent.js';
+import {type AxItem, convertAxTree, linkAxTree} from './axTree.js';
 import {formatSnapshot, walkPrinted} from './format.js';
 import type {AgentTarget, ElementRef, SnapNode} from './types.js';
 
@@ -37,9 +37,17 @@ async function runAgent(target: AgentTarget): Promise<AgentSnapshot> {
     returnByValue: true,
     ...(target.contextId !== undefined ? {contextId: target.contextId} : {}),
   });
-  let response = await target.session.send('Runtime.evaluate', params(`${AGENT}?.snapshot() ?? null`), SNAPSHOT_TIMEOUT_MS);
+  let response = await target.session.send(
+    'Runtime.evaluate',
+    params(`${AGENT}?.snapshot() ?? null`),
+    SNAPSHOT_TIMEOUT_MS,
+  );
   if (!response.exceptionDetails && (response.result.value === null || response.result.value === undefined)) {
-    response = await target.session.send('Runtime.evaluate', params(`${AGENT_SOURCE}; ${AGENT}.snapshot()`), SNAPSHOT_TIMEOUT_MS);
+    response = await target.session.send(
+      'Runtime.evaluate',
+      params(`${AGENT_SOURCE}; ${AGENT}.snapshot()`),
+      SNAPSHOT_TIMEOUT_MS,
+    );
   }
   if (response.exceptionDetails) {
     const details = response.exceptionDetails;
@@ -133,14 +141,18 @@ export class SnapshotState implements ElementResolver {
 
   async resolve(uid: string): Promise<ResolvedElement> {
     const node = this.node(uid);
-    const stale = () => new Error(`Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`);
+    const stale = () =>
+      new Error(`Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`);
     const ref = node.ref;
     if (!ref) {
       throw stale();
     }
     try {
       if (ref.kind === 'agent') {
-        const [objectId, doc] = await Promise.all([agentElement(ref.target, ref.id), agentDocument(ref.target, ref.id)]);
+        const [objectId, doc] = await Promise.all([
+          agentElement(ref.target, ref.id),
+          agentDocument(ref.target, ref.id),
+        ]);
         if (!objectId) {
           throw stale();
         }
@@ -154,7 +166,8 @@ export class SnapshotState implements ElementResolver {
       if (object.subtype !== 'node' || object.className === 'Text') {
         const parent = await ref.session.send('Runtime.callFunctionOn', {
           objectId,
-          functionDeclaration: 'function() { return this.nodeType === 3 ? (this.parentElement ?? this.parentNode?.host ?? null) : this; }',
+          functionDeclaration:
+            'function() { return this.nodeType === 3 ? (this.parentElement ?? this.parentNode?.host ?? null) : this; }',
         });
         if (!parent.result.objectId) {
           throw stale();
@@ -281,7 +294,12 @@ export class SnapshotState implements ElementResolver {
     return root;
   }
 
-  async #axFrame(session: CdpSession, frameId: string | undefined, interestingOnly: boolean, depth: number): Promise<SnapNode | undefined> {
+  async #axFrame(
+    session: CdpSession,
+    frameId: string | undefined,
+    interestingOnly: boolean,
+    depth: number,
+  ): Promise<SnapNode | undefined> {
     const {nodes} = await session.send('Accessibility.getFullAXTree', frameId ? {frameId} : {}, AX_TREE_TIMEOUT_MS);
     const {root, items} = linkAxTree(nodes);
     if (!root) {

@@ -75,37 +75,222 @@ export function installSnapshotAgent(): void {
     return id;
   };
 
-  const LANDMARKS = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search']);
-  const CONTROLS = new Set([
-    'button', 'checkbox', 'ColorWell', 'combobox', 'DisclosureTriangle', 'listbox', 'menu', 'menubar', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'radio', 'scrollbar', 'searchbox', 'slider', 'spinbutton', 'switch', 'tab',
-    'textbox', 'tree', 'treeitem',
+  const LANDMARKS = new Set([
+    'banner',
+    'complementary',
+    'contentinfo',
+    'form',
+    'main',
+    'navigation',
+    'region',
+    'search',
   ]);
-  const LEAF_ROLES = new Set(['doc-cover', 'graphics-symbol', 'img', 'image', 'Meter', 'scrollbar', 'slider', 'separator', 'progressbar']);
+  const CONTROLS = new Set([
+    'button',
+    'checkbox',
+    'ColorWell',
+    'combobox',
+    'DisclosureTriangle',
+    'listbox',
+    'menu',
+    'menubar',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'radio',
+    'scrollbar',
+    'searchbox',
+    'slider',
+    'spinbutton',
+    'switch',
+    'tab',
+    'textbox',
+    'tree',
+    'treeitem',
+  ]);
+  const LEAF_ROLES = new Set([
+    'doc-cover',
+    'graphics-symbol',
+    'img',
+    'image',
+    'Meter',
+    'scrollbar',
+    'slider',
+    'separator',
+    'progressbar',
+  ]);
   const NAME_FROM_CONTENT = new Set([
-    'button', 'cell', 'checkbox', 'columnheader', 'DisclosureTriangle', 'gridcell', 'heading', 'link', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem',
-    'term', 'caption', 'Abbr', 'code', 'comment', 'definition', 'deletion', 'emphasis', 'insertion', 'mark', 'strong',
-    'subscript', 'superscript', 'time', 'sectionheader', 'sectionfooter', 'LabelText', 'legend',
+    'button',
+    'cell',
+    'checkbox',
+    'columnheader',
+    'DisclosureTriangle',
+    'gridcell',
+    'heading',
+    'link',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'radio',
+    'row',
+    'rowheader',
+    'switch',
+    'tab',
+    'tooltip',
+    'treeitem',
+    'term',
+    'caption',
+    'Abbr',
+    'code',
+    'comment',
+    'definition',
+    'deletion',
+    'emphasis',
+    'insertion',
+    'mark',
+    'strong',
+    'subscript',
+    'superscript',
+    'time',
+    'sectionheader',
+    'sectionfooter',
+    'LabelText',
+    'legend',
   ]);
   const ARIA_ROLES = new Set([
-    'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'button', 'caption', 'cell', 'checkbox',
-    'code', 'columnheader', 'combobox', 'comment', 'complementary', 'contentinfo', 'definition', 'deletion', 'dialog',
-    'directory', 'document', 'emphasis', 'feed', 'figure', 'form', 'generic', 'grid', 'gridcell', 'group', 'heading',
-    'img', 'image', 'insertion', 'link', 'list', 'listbox', 'listitem', 'log', 'main', 'mark', 'marquee', 'math', 'menu',
-    'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'meter', 'navigation', 'none', 'note', 'option',
-    'paragraph', 'presentation', 'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup', 'rowheader',
-    'scrollbar', 'search', 'searchbox', 'sectionfooter', 'sectionheader', 'separator', 'slider', 'spinbutton', 'status',
-    'strong', 'subscript', 'suggestion', 'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term',
-    'textbox', 'time', 'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem',
+    'alert',
+    'alertdialog',
+    'application',
+    'article',
+    'banner',
+    'blockquote',
+    'button',
+    'caption',
+    'cell',
+    'checkbox',
+    'code',
+    'columnheader',
+    'combobox',
+    'comment',
+    'complementary',
+    'contentinfo',
+    'definition',
+    'deletion',
+    'dialog',
+    'directory',
+    'document',
+    'emphasis',
+    'feed',
+    'figure',
+    'form',
+    'generic',
+    'grid',
+    'gridcell',
+    'group',
+    'heading',
+    'img',
+    'image',
+    'insertion',
+    'link',
+    'list',
+    'listbox',
+    'listitem',
+    'log',
+    'main',
+    'mark',
+    'marquee',
+    'math',
+    'menu',
+    'menubar',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'meter',
+    'navigation',
+    'none',
+    'note',
+    'option',
+    'paragraph',
+    'presentation',
+    'progressbar',
+    'radio',
+    'radiogroup',
+    'region',
+    'row',
+    'rowgroup',
+    'rowheader',
+    'scrollbar',
+    'search',
+    'searchbox',
+    'sectionfooter',
+    'sectionheader',
+    'separator',
+    'slider',
+    'spinbutton',
+    'status',
+    'strong',
+    'subscript',
+    'suggestion',
+    'superscript',
+    'switch',
+    'tab',
+    'table',
+    'tablist',
+    'tabpanel',
+    'term',
+    'textbox',
+    'time',
+    'timer',
+    'toolbar',
+    'tooltip',
+    'tree',
+    'treegrid',
+    'treeitem',
   ]);
   const DEFAULT_ORIENTATION: Record<string, string> = {
-    slider: 'horizontal', scrollbar: 'vertical', separator: 'horizontal', listbox: 'vertical', menu: 'vertical',
-    menubar: 'horizontal', tablist: 'horizontal', toolbar: 'horizontal', tree: 'vertical', treegrid: 'vertical',
+    slider: 'horizontal',
+    scrollbar: 'vertical',
+    separator: 'horizontal',
+    listbox: 'vertical',
+    menu: 'vertical',
+    menubar: 'horizontal',
+    tablist: 'horizontal',
+    toolbar: 'horizontal',
+    tree: 'vertical',
+    treegrid: 'vertical',
   };
-  const IMPLICIT_LIVE: Record<string, string> = {alert: 'assertive', status: 'polite', log: 'polite', marquee: 'off', timer: 'off'};
-  const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'title', 'meta', 'link', 'noscript', 'base', 'datalist']);
-  const GLOBAL_ARIA = ['aria-label', 'aria-labelledby', 'aria-describedby', 'aria-live', 'aria-owns', 'aria-controls', 'aria-details', 'aria-errormessage', 'aria-roledescription', 'aria-keyshortcuts'];
+  const IMPLICIT_LIVE: Record<string, string> = {
+    alert: 'assertive',
+    status: 'polite',
+    log: 'polite',
+    marquee: 'off',
+    timer: 'off',
+  };
+  const SKIP_TAGS = new Set([
+    'script',
+    'style',
+    'template',
+    'head',
+    'title',
+    'meta',
+    'link',
+    'noscript',
+    'base',
+    'datalist',
+  ]);
+  const GLOBAL_ARIA = [
+    'aria-label',
+    'aria-labelledby',
+    'aria-describedby',
+    'aria-live',
+    'aria-owns',
+    'aria-controls',
+    'aria-details',
+    'aria-errormessage',
+    'aria-roledescription',
+    'aria-keyshortcuts',
+  ];
   const OPAQUE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time']);
   const SECTIONING = 'article,aside,main,nav,section';
 
@@ -173,93 +358,184 @@ export function installSnapshotAgent(): void {
   }
 
   const hasAriaName = (el: Element) =>
-    Boolean(el.getAttribute('aria-label')?.trim() || byIds(el, 'aria-labelledby').length || el.getAttribute('title')?.trim());
+    Boolean(
+      el.getAttribute('aria-label')?.trim() || byIds(el, 'aria-labelledby').length || el.getAttribute('title')?.trim(),
+    );
 
   function nativeRole(el: Element, tag: string): string {
     switch (tag) {
       case 'a':
       case 'area':
         return el.hasAttribute('href') ? 'link' : 'generic';
-      case 'article': return 'article';
-      case 'aside': return 'complementary';
-      case 'audio': return 'audio';
-      case 'video': return 'video';
-      case 'blockquote': return 'blockquote';
-      case 'br': return 'LineBreak';
-      case 'button': return 'button';
-      case 'canvas': return 'Canvas';
-      case 'caption': return 'caption';
-      case 'code': return 'code';
-      case 'dd': return 'definition';
+      case 'article':
+        return 'article';
+      case 'aside':
+        return 'complementary';
+      case 'audio':
+        return 'audio';
+      case 'video':
+        return 'video';
+      case 'blockquote':
+        return 'blockquote';
+      case 'br':
+        return 'LineBreak';
+      case 'button':
+        return 'button';
+      case 'canvas':
+        return 'Canvas';
+      case 'caption':
+        return 'caption';
+      case 'code':
+        return 'code';
+      case 'dd':
+        return 'definition';
       case 'dfn':
-      case 'dt': return 'term';
-      case 'dl': return 'list';
-      case 'del': return 'deletion';
-      case 'ins': return 'insertion';
-      case 'details': return 'group';
-      case 'dialog': return 'dialog';
-      case 'em': return 'emphasis';
-      case 'strong': return 'strong';
-      case 'fieldset': return 'group';
-      case 'figure': return 'figure';
-      case 'footer': return el.parentElement?.closest(SECTIONING) ? 'sectionfooter' : 'contentinfo';
-      case 'header': return el.parentElement?.closest(SECTIONING) ? 'sectionheader' : 'banner';
-      case 'form': return 'form';
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'hr': return 'separator';
+      case 'dt':
+        return 'term';
+      case 'dl':
+        return 'list';
+      case 'del':
+        return 'deletion';
+      case 'ins':
+        return 'insertion';
+      case 'details':
+        return 'group';
+      case 'dialog':
+        return 'dialog';
+      case 'em':
+        return 'emphasis';
+      case 'strong':
+        return 'strong';
+      case 'fieldset':
+        return 'group';
+      case 'figure':
+        return 'figure';
+      case 'footer':
+        return el.parentElement?.closest(SECTIONING) ? 'sectionfooter' : 'contentinfo';
+      case 'header':
+        return el.parentElement?.closest(SECTIONING) ? 'sectionheader' : 'banner';
+      case 'form':
+        return 'form';
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
+        return 'heading';
+      case 'hr':
+        return 'separator';
       case 'iframe':
-      case 'frame': return 'Iframe';
+      case 'frame':
+        return 'Iframe';
       case 'img': {
         const alt = el.getAttribute('alt');
-        return alt === '' && !el.getAttribute('title') && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') ? 'none' : 'image';
+        return alt === '' &&
+          !el.getAttribute('title') &&
+          !el.hasAttribute('aria-label') &&
+          !el.hasAttribute('aria-labelledby')
+          ? 'none'
+          : 'image';
       }
       case 'input': {
         const type = inputType(el);
         const list = el.hasAttribute('list');
         switch (type) {
-          case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
-          case 'checkbox': return 'checkbox';
-          case 'radio': return 'radio';
-          case 'range': return 'slider';
-          case 'number': return 'spinbutton';
-          case 'color': return 'ColorWell';
-          case 'search': return list ? 'combobox' : 'searchbox';
-          case 'hidden': return 'none';
-          case 'date': case 'month': case 'week': return 'Date';
-          case 'datetime-local': return 'DateTime';
-          case 'time': return 'InputTime';
-          default: return list ? 'combobox' : 'textbox';
+          case 'button':
+          case 'submit':
+          case 'reset':
+          case 'image':
+          case 'file':
+            return 'button';
+          case 'checkbox':
+            return 'checkbox';
+          case 'radio':
+            return 'radio';
+          case 'range':
+            return 'slider';
+          case 'number':
+            return 'spinbutton';
+          case 'color':
+            return 'ColorWell';
+          case 'search':
+            return list ? 'combobox' : 'searchbox';
+          case 'hidden':
+            return 'none';
+          case 'date':
+          case 'month':
+          case 'week':
+            return 'Date';
+          case 'datetime-local':
+            return 'DateTime';
+          case 'time':
+            return 'InputTime';
+          default:
+            return list ? 'combobox' : 'textbox';
         }
       }
-      case 'label': return 'LabelText';
-      case 'legend': return 'legend';
-      case 'li': return 'listitem';
-      case 'main': return 'main';
-      case 'mark': return 'mark';
-      case 'math': return 'math';
-      case 'menu': case 'ol': case 'ul': return 'list';
-      case 'meter': return 'meter';
-      case 'nav': return 'navigation';
-      case 'optgroup': return 'group';
-      case 'option': return 'option';
-      case 'output': return 'status';
-      case 'p': return 'paragraph';
-      case 'progress': return 'progressbar';
-      case 'search': return 'search';
-      case 'section': return hasAriaName(el) ? 'region' : 'generic';
-      case 'select': return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
-      case 'summary': return 'DisclosureTriangle';
-      case 'sub': return 'subscript';
-      case 'sup': return 'superscript';
-      case 'table': return 'table';
-      case 'tbody': case 'thead': case 'tfoot': return 'rowgroup';
-      case 'tr': return 'row';
-      case 'td': return 'cell';
-      case 'th': return (el as HTMLTableCellElement).scope === 'row' ? 'rowheader' : 'columnheader';
-      case 'textarea': return 'textbox';
-      case 'time': return 'time';
-      case 'html': case 'body': return 'none';
-      default: return 'generic';
+      case 'label':
+        return 'LabelText';
+      case 'legend':
+        return 'legend';
+      case 'li':
+        return 'listitem';
+      case 'main':
+        return 'main';
+      case 'mark':
+        return 'mark';
+      case 'math':
+        return 'math';
+      case 'menu':
+      case 'ol':
+      case 'ul':
+        return 'list';
+      case 'meter':
+        return 'meter';
+      case 'nav':
+        return 'navigation';
+      case 'optgroup':
+        return 'group';
+      case 'option':
+        return 'option';
+      case 'output':
+        return 'status';
+      case 'p':
+        return 'paragraph';
+      case 'progress':
+        return 'progressbar';
+      case 'search':
+        return 'search';
+      case 'section':
+        return hasAriaName(el) ? 'region' : 'generic';
+      case 'select':
+        return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
+      case 'summary':
+        return 'DisclosureTriangle';
+      case 'sub':
+        return 'subscript';
+      case 'sup':
+        return 'superscript';
+      case 'table':
+        return 'table';
+      case 'tbody':
+      case 'thead':
+      case 'tfoot':
+        return 'rowgroup';
+      case 'tr':
+        return 'row';
+      case 'td':
+        return 'cell';
+      case 'th':
+        return (el as HTMLTableCellElement).scope === 'row' ? 'rowheader' : 'columnheader';
+      case 'textarea':
+        return 'textbox';
+      case 'time':
+        return 'time';
+      case 'html':
+      case 'body':
+        return 'none';
+      default:
+        return 'generic';
     }
   }
 
@@ -338,7 +614,7 @@ export function installSnapshotAgent(): void {
   /** Children in the flat tree (shadow root for hosts, assigned nodes for slots). */
   function flatChildren(node: Node): ArrayLike<Node> {
     if (node instanceof Element) {
-      const shadow = (node as Element).shadowRoot;
+      const shadow = node.shadowRoot;
       if (shadow) {
         return shadow.childNodes;
       }
@@ -381,7 +657,9 @@ export function installSnapshotAgent(): void {
       const label = el.getAttribute('aria-label');
       const embedded = embeddedValue(el, role);
       if (byIds(el, 'aria-labelledby').length) {
-        piece = byIds(el, 'aria-labelledby').map(t => contentText(t, undefined, depth + 1, true)).join(' ');
+        piece = byIds(el, 'aria-labelledby')
+          .map(t => contentText(t, undefined, depth + 1, true))
+          .join(' ');
       } else if (embedded !== undefined && el !== skip) {
         piece = embedded;
       } else if (label && label.trim()) {
@@ -434,10 +712,10 @@ export function installSnapshotAgent(): void {
       map = new Map();
       const all = (root as ParentNode).querySelectorAll ? (root as ParentNode).querySelectorAll('label') : [];
       for (const label of Array.from(all)) {
-        const control = (label as HTMLLabelElement).control;
+        const control = label.control;
         if (control) {
           const list = map.get(control) ?? [];
-          list.push(label as HTMLLabelElement);
+          list.push(label);
           map.set(control, list);
         }
       }
@@ -461,7 +739,11 @@ export function installSnapshotAgent(): void {
   function nameOf(el: Element, tag: string, role: string): string {
     const labelledBy = byIds(el, 'aria-labelledby');
     if (labelledBy.length) {
-      const text = clean(labelledBy.map(t => (t === el ? clean(el.getAttribute('aria-label') ?? '') : contentText(t, undefined, 1, true))).join(' '));
+      const text = clean(
+        labelledBy
+          .map(t => (t === el ? clean(el.getAttribute('aria-label') ?? '') : contentText(t, undefined, 1, true)))
+          .join(' '),
+      );
       if (text) {
         return text;
       }
@@ -491,7 +773,12 @@ export function installSnapshotAgent(): void {
       }
       case 'select':
       case 'textarea':
-        text = labelsText(el) || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || '';
+        text =
+          labelsText(el) ||
+          el.getAttribute('title') ||
+          el.getAttribute('placeholder') ||
+          el.getAttribute('aria-placeholder') ||
+          '';
         return clean(text);
       case 'img':
       case 'area':
@@ -569,7 +856,14 @@ export function installSnapshotAgent(): void {
   const TRISTATE = (value: string | null): boolean | 'mixed' | undefined =>
     value === null ? undefined : value === 'mixed' ? 'mixed' : value === 'true';
 
-  function propsOf(el: Element, tag: string, role: string, focused: boolean, disabled: boolean, description: string): Record<string, string | number | boolean> | undefined {
+  function propsOf(
+    el: Element,
+    tag: string,
+    role: string,
+    focused: boolean,
+    disabled: boolean,
+    description: string,
+  ): Record<string, string | number | boolean> | undefined {
     const p: Record<string, string | number | boolean> = {};
     const attr = (name: string) => el.getAttribute(name);
     const input = el as HTMLInputElement;
@@ -599,10 +893,16 @@ export function installSnapshotAgent(): void {
     } else if ((tag === 'input' || tag === 'select' || tag === 'textarea') && el.matches(':user-invalid')) {
       p['invalid'] = 'true';
     }
-    if (attr('aria-required') === 'true' || ((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required)) {
+    if (
+      attr('aria-required') === 'true' ||
+      ((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required)
+    ) {
       p['required'] = true;
     }
-    if (attr('aria-readonly') === 'true' || ((tag === 'input' || tag === 'textarea') && (el as HTMLInputElement).readOnly && role !== 'button')) {
+    if (
+      attr('aria-readonly') === 'true' ||
+      ((tag === 'input' || tag === 'textarea') && (el as HTMLInputElement).readOnly && role !== 'button')
+    ) {
       p['readonly'] = true;
     }
     const shortcuts = attr('aria-keyshortcuts');
@@ -678,7 +978,12 @@ export function installSnapshotAgent(): void {
         }
         if (tag === 'input' && inputType(el) === 'file') {
           const files = input.files;
-          p['value'] = !files || files.length === 0 ? 'No file chosen' : files.length === 1 ? (files[0]?.name ?? '') : `${files.length} files`;
+          p['value'] =
+            !files || files.length === 0
+              ? 'No file chosen'
+              : files.length === 1
+                ? (files[0]?.name ?? '')
+                : `${files.length} files`;
         }
         break;
       }
@@ -775,8 +1080,16 @@ export function installSnapshotAgent(): void {
         }
         break;
     }
-    if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'scrollbar' || role === 'meter' || (role === 'separator' && isFocusable(el))) {
-      const num = (v: string | null) => (v === null || v.trim() === '' || Number.isNaN(Number(v)) ? undefined : Number(v));
+    if (
+      role === 'slider' ||
+      role === 'spinbutton' ||
+      role === 'progressbar' ||
+      role === 'scrollbar' ||
+      role === 'meter' ||
+      (role === 'separator' && isFocusable(el))
+    ) {
+      const num = (v: string | null) =>
+        v === null || v.trim() === '' || Number.isNaN(Number(v)) ? undefined : Number(v);
       if (tag === 'input') {
         const type = inputType(el);
         const min = num(attr('min')) ?? (type === 'range' ? 0 : 0);
@@ -859,7 +1172,7 @@ export function installSnapshotAgent(): void {
   function deepActiveElement(doc: Document): Element | null {
     let active: Element | null = doc.activeElement;
     for (let i = 0; active && i < 50; i++) {
-      const shadow = (active as Element).shadowRoot;
+      const shadow = active.shadowRoot;
       if (shadow?.activeElement) {
         active = shadow.activeElement;
         continue;
@@ -903,7 +1216,14 @@ export function installSnapshotAgent(): void {
     }
     let s = text.data;
     const ws = parentStyle.whiteSpaceCollapse || parentStyle.whiteSpace;
-    if (ws === 'preserve' || ws === 'pre' || ws === 'pre-wrap' || ws === 'break-spaces' || ws === 'preserve-breaks' || ws === 'pre-line') {
+    if (
+      ws === 'preserve' ||
+      ws === 'pre' ||
+      ws === 'pre-wrap' ||
+      ws === 'break-spaces' ||
+      ws === 'preserve-breaks' ||
+      ws === 'pre-line'
+    ) {
       if (ws === 'preserve-breaks' || ws === 'pre-line') {
         s = s.replace(/[ \t]+/g, ' ');
       }
@@ -968,13 +1288,24 @@ export function installSnapshotAgent(): void {
     const disabled =
       disabledAbove ||
       disabledAttr === 'true' ||
-      ((tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'option' || tag === 'optgroup' || tag === 'fieldset') && el.matches(':disabled'));
+      ((tag === 'button' ||
+        tag === 'input' ||
+        tag === 'select' ||
+        tag === 'textarea' ||
+        tag === 'option' ||
+        tag === 'optgroup' ||
+        tag === 'fieldset') &&
+        el.matches(':disabled'));
     const richlyEditable = (el as HTMLElement).isContentEditable && tag !== 'input' && tag !== 'textarea';
     const control = CONTROLS.has(role);
     const childInsideControl = insideControl || control;
 
     // Opaque widgets (user-agent shadow content): the server fetches their AX subtree.
-    if (!visHidden && ((tag === 'input' && OPAQUE_INPUTS.has(inputType(el))) || ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')))) {
+    if (
+      !visHidden &&
+      ((tag === 'input' && OPAQUE_INPUTS.has(inputType(el))) ||
+        ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')))
+    ) {
       inline.space = false;
       inline.last = undefined;
       return {out: [{r: role, n: '', i: idOf(el), o: 1}], foc: true, any: true};
@@ -993,7 +1324,15 @@ export function installSnapshotAgent(): void {
     let outer: Inline | undefined;
     if (block) {
       endLine();
-    } else if (atomicInline || tag === 'img' || tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button' || tag === 'iframe') {
+    } else if (
+      atomicInline ||
+      tag === 'img' ||
+      tag === 'input' ||
+      tag === 'select' ||
+      tag === 'textarea' ||
+      tag === 'button' ||
+      tag === 'iframe'
+    ) {
       outer = inline;
       inline = {space: true, last: undefined};
     }
@@ -1043,7 +1382,11 @@ export function installSnapshotAgent(): void {
           if (hideContent && !((child as Element).localName === 'summary' && tag === 'details')) {
             continue;
           }
-          r = visitElement(child as Element, childInsideControl, disabled && (disabledAttr === 'true' || disabledAbove));
+          r = visitElement(
+            child as Element,
+            childInsideControl,
+            disabled && (disabledAttr === 'true' || disabledAbove),
+          );
         } else {
           continue;
         }
@@ -1078,7 +1421,8 @@ export function installSnapshotAgent(): void {
       return result;
     }
 
-    const plainTextField = !richlyEditable && (role === 'textbox' || role === 'searchbox' || tag === 'input' || tag === 'textarea');
+    const plainTextField =
+      !richlyEditable && (role === 'textbox' || role === 'searchbox' || tag === 'input' || tag === 'textarea');
     let name: string | undefined;
     const getName = () => (name ??= nameOf(el, tag, role));
     let leaf: boolean;
@@ -1096,7 +1440,9 @@ export function installSnapshotAgent(): void {
       richlyEditable ||
       el.getAttribute('aria-busy') === 'true' ||
       (liveAttr !== undefined && liveAttr !== 'off') ||
-      (role === 'dialog' || role === 'alertdialog' ? el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal')) : false) ||
+      (role === 'dialog' || role === 'alertdialog'
+        ? el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal'))
+        : false) ||
       el.hasAttribute('aria-errormessage') ||
       el.hasAttribute('aria-details') ||
       Boolean(el.getAttribute('aria-roledescription')?.trim()) ||

@@ -12,18 +12,65 @@ type AXNode = Protocol.Accessibility.AXNode;
  */
 
 const CONTROL_ROLES = new Set([
-  'button', 'checkbox', 'ColorWell', 'combobox', 'DisclosureTriangle', 'listbox', 'menu', 'menubar', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'radio', 'scrollbar', 'searchbox', 'slider', 'spinbutton', 'switch', 'tab',
-  'textbox', 'tree', 'treeitem',
+  'button',
+  'checkbox',
+  'ColorWell',
+  'combobox',
+  'DisclosureTriangle',
+  'listbox',
+  'menu',
+  'menubar',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'radio',
+  'scrollbar',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'tree',
+  'treeitem',
 ]);
-const LANDMARK_ROLES = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search']);
+const LANDMARK_ROLES = new Set([
+  'banner',
+  'complementary',
+  'contentinfo',
+  'form',
+  'main',
+  'navigation',
+  'region',
+  'search',
+]);
 const PRESENTATIONAL_CHILDREN = new Set([
-  'doc-cover', 'graphics-symbol', 'img', 'image', 'Meter', 'scrollbar', 'slider', 'separator', 'progressbar',
+  'doc-cover',
+  'graphics-symbol',
+  'img',
+  'image',
+  'Meter',
+  'scrollbar',
+  'slider',
+  'separator',
+  'progressbar',
 ]);
 const TEXT_ROLES = new Set(['LineBreak', 'text', 'InlineTextBox', 'StaticText']);
 
 const USER_STRINGS = ['name', 'value', 'description', 'keyshortcuts', 'roledescription', 'valuetext', 'url'];
-const BOOLEANS = ['disabled', 'expanded', 'focused', 'modal', 'multiline', 'multiselectable', 'readonly', 'required', 'selected', 'busy', 'atomic'];
+const BOOLEANS = [
+  'disabled',
+  'expanded',
+  'focused',
+  'modal',
+  'multiline',
+  'multiselectable',
+  'readonly',
+  'required',
+  'selected',
+  'busy',
+  'atomic',
+];
 const TRISTATES = ['checked', 'pressed'];
 const NUMBERS = ['level', 'valuemax', 'valuemin'];
 const TOKENS = ['autocomplete', 'haspopup', 'invalid', 'orientation', 'live', 'relevant', 'errormessage', 'details'];
@@ -104,7 +151,8 @@ export class AxItem {
     if (this.children.length === 0) {
       return true;
     }
-    const plainTextField = !this.richlyEditable && (this.editable || this.role === 'textbox' || this.role === 'searchbox');
+    const plainTextField =
+      !this.richlyEditable && (this.editable || this.role === 'textbox' || this.role === 'searchbox');
     if (plainTextField || TEXT_ROLES.has(this.role) || PRESENTATIONAL_CHILDREN.has(this.role)) {
       return true;
     }

@@ -27,7 +27,12 @@ export class FixtureServer {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const body = Buffer.concat(chunks);
-        this.requests.push({method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: body.toString()});
+        this.requests.push({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers: req.headers,
+          body: body.toString(),
+        });
         void this.#handle(req, res, body);
       });
     });

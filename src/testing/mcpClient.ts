@@ -1,7 +1,8 @@
-import {Client} from '@modelcontextprotocol/sdk/client/index.js';
-import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
+
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /** The Chromium tests drive: CHROME_PATH, else Debian's. */
 export const CHROME_PATH = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
@@ -52,7 +53,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   if (!existsSync(CHROME_PATH)) {
     throw new Error(`Chromium not found at ${CHROME_PATH}. Install it (apt-get install chromium) or set CHROME_PATH.`);
   }
-  const args = [...(options.nodeArgs ?? []), options.bin ?? SERVER_BIN, ...(options.replaceFlags ? [] : TEST_FLAGS), ...(options.args ?? [])];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    options.bin ?? SERVER_BIN,
+    ...(options.replaceFlags ? [] : TEST_FLAGS),
+    ...(options.args ?? []),
+  ];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
@@ -80,7 +86,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       const result = await client.callTool({name, arguments: args}, undefined, {timeout: 60_000});
       const content = result.content as Array<{type: string; text?: string; data?: string; mimeType?: string}>;
       return {
-        text: content.filter(c => c.type === 'text').map(c => c.text ?? '').join('\n'),
+        text: content
+          .filter(c => c.type === 'text')
+          .map(c => c.text ?? '')
+          .join('\n'),
         images: content.filter(c => c.type === 'image').map(c => ({data: c.data ?? '', mimeType: c.mimeType ?? ''})),
         isError: result.isError === true,
       };

@@ -47,11 +47,21 @@ export interface SoakResult {
 
 export async function soak(cycles: number, maxGrowth: number): Promise<SoakResult> {
   const fixtures = await new FixtureServer().start();
-  const rows = Array.from({length: 200}, (_, i) => `<li><button id="b${i}">Item ${i}</button> <a href="/p${i % 5}">link ${i}</a></li>`).join('');
+  const rows = Array.from(
+    {length: 200},
+    (_, i) => `<li><button id="b${i}">Item ${i}</button> <a href="/p${i % 5}">link ${i}</a></li>`,
+  ).join('');
   for (let i = 0; i < 5; i++) {
-    fixtures.html(`/p${i}`, `<title>Page ${i}</title><main><h1>Page ${i}</h1><input placeholder="q"><ul>${rows}</ul></main><script>console.log("page ${i}"); fetch("/p${(i + 1) % 5}")</script>`);
+    fixtures.html(
+      `/p${i}`,
+      `<title>Page ${i}</title><main><h1>Page ${i}</h1><input placeholder="q"><ul>${rows}</ul></main><script>console.log("page ${i}"); fetch("/p${(i + 1) % 5}")</script>`,
+    );
   }
-  const mcp = await startServer({nodeArgs: ['--expose-gc'], env: {CDP_MCP_HEAP_REPORT: '1'}, args: ['--no-page-id-routing']});
+  const mcp = await startServer({
+    nodeArgs: ['--expose-gc'],
+    env: {CDP_MCP_HEAP_REPORT: '1'},
+    args: ['--no-page-id-routing'],
+  });
   const tools = new Set((await mcp.client.listTools()).tools.map(t => t.name));
   const hasSnapshot = tools.has('take_snapshot');
   const cycle = async (i: number) => {
@@ -95,7 +105,12 @@ export async function soak(cycles: number, maxGrowth: number): Promise<SoakResul
   if (growth > maxGrowth) {
     leaks.push(`heap grew ${growth.toFixed(1)}% (limit ${maxGrowth}%)`);
   }
-  if (end.sessions > base.sessions || end.listeners > base.listeners || end.pages > base.pages || end.targets > base.targets) {
+  if (
+    end.sessions > base.sessions ||
+    end.listeners > base.listeners ||
+    end.pages > base.pages ||
+    end.targets > base.targets
+  ) {
     leaks.push('targets, sessions, listeners or pages accumulated');
   }
   return {cycles, warmup, seconds, withSnapshot: hasSnapshot, base, end, growth, leaks, lines};

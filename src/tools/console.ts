@@ -1,20 +1,38 @@
 import * as v from 'valibot';
 
-import {entryArguments, entryStack, issueAffectedLines, type DetailContext} from '../browser/consoleDetails.js';
+import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
 import type {Page} from '../browser/Page.js';
 import {
+  type ConsoleListItem,
   formatConsoleDetail,
   formatConsoleList,
   formatIssueDetail,
-  type ConsoleListItem,
 } from '../response/formatConsole.js';
 import {SECTION_ORDER} from '../response/ResponseBuilder.js';
 import type {PathSandbox} from '../util/sandbox.js';
 import {definePageTool} from './defineTool.js';
 
 const CONSOLE_TYPES = [
-  'log', 'debug', 'info', 'error', 'warn', 'dir', 'dirxml', 'table', 'trace', 'clear', 'startGroup',
-  'startGroupCollapsed', 'endGroup', 'assert', 'profile', 'profileEnd', 'count', 'timeEnd', 'verbose', 'issue',
+  'log',
+  'debug',
+  'info',
+  'error',
+  'warn',
+  'dir',
+  'dirxml',
+  'table',
+  'trace',
+  'clear',
+  'startGroup',
+  'startGroupCollapsed',
+  'endGroup',
+  'assert',
+  'profile',
+  'profileEnd',
+  'count',
+  'timeEnd',
+  'verbose',
+  'issue',
 ] as const;
 
 function detailContext(page: Page, files: PathSandbox): DetailContext {
@@ -32,7 +50,12 @@ export const listConsoleMessages = definePageTool({
   blockedByDialog: false,
   schema: {
     pageSize: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Messages per page. Omit (with pageIdx) to list all.')),
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.description('Messages per page. Omit (with pageIdx) to list all.'),
+      ),
     ),
     pageIdx: v.optional(
       v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
@@ -40,11 +63,16 @@ export const listConsoleMessages = definePageTool({
     types: v.optional(
       v.pipe(
         v.array(v.picklist(CONSOLE_TYPES)),
-        v.description('Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.'),
+        v.description(
+          'Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.',
+        ),
       ),
     ),
     includePreservedMessages: v.optional(
-      v.pipe(v.boolean(), v.description('Also list messages of the last 2 navigations before the current one. Default is false.')),
+      v.pipe(
+        v.boolean(),
+        v.description('Also list messages of the last 2 navigations before the current one. Default is false.'),
+      ),
     ),
     includeStackTraces: v.optional(
       v.pipe(v.boolean(), v.description('Show the (source-mapped) stack trace under each message. Default is false.')),
@@ -95,7 +123,13 @@ export const getConsoleMessage = definePageTool({
       );
       response.section(
         SECTION_ORDER.consoleMessage,
-        formatIssueDetail({id: entry.id, title: entry.text, explanation: entry.explanation, count: entry.count, affected}),
+        formatIssueDetail({
+          id: entry.id,
+          title: entry.text,
+          explanation: entry.explanation,
+          count: entry.count,
+          affected,
+        }),
       );
       return;
     }
@@ -112,6 +146,9 @@ export const getConsoleMessage = definePageTool({
       text = typeof first === 'string' ? first : (first?.message ?? '');
       shown = args.slice(1);
     }
-    response.section(SECTION_ORDER.consoleMessage, formatConsoleDetail({id: entry.id, type: entry.type, text, args: shown, stack}));
+    response.section(
+      SECTION_ORDER.consoleMessage,
+      formatConsoleDetail({id: entry.id, type: entry.type, text, args: shown, stack}),
+    );
   },
 });

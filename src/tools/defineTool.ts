@@ -19,7 +19,9 @@ export const CATEGORY_LABELS: Record<ToolCategory, string> = {
 };
 
 /** Flags that turn categories off (all are on by default). */
-export const CATEGORY_FLAGS: Partial<Record<ToolCategory, 'categoryEmulation' | 'categoryPerformance' | 'categoryNetwork'>> = {
+export const CATEGORY_FLAGS: Partial<
+  Record<ToolCategory, 'categoryEmulation' | 'categoryPerformance' | 'categoryNetwork'>
+> = {
   emulation: 'categoryEmulation',
   performance: 'categoryPerformance',
   network: 'categoryNetwork',

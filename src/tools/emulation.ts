@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import {emulatePage, NETWORK_CONDITION_NAMES, type EmulationState, type ViewportState} from '../browser/emulation.js';
+import {emulatePage, type EmulationState, NETWORK_CONDITION_NAMES, type ViewportState} from '../browser/emulation.js';
 import {definePageTool} from './defineTool.js';
 
 const VIEWPORT_FORMAT = "'<width>x<height>x<devicePixelRatio>[,mobile][,touch][,landscape]'";
@@ -58,7 +58,7 @@ export function parseHeaders(text: string): Record<string, string> {
 }
 
 function mediaValue<T extends string>(value: T | 'auto' | undefined): T | undefined {
-  return value === undefined || value === 'auto' ? undefined : (value as T);
+  return value === undefined || value === 'auto' ? undefined : value;
 }
 
 export const emulate = definePageTool({
@@ -69,20 +69,41 @@ export const emulate = definePageTool({
   blockedByDialog: true,
   schema: {
     networkConditions: v.optional(
-      v.pipe(v.picklist(NETWORK_CONDITION_NAMES), v.description('Throttle the network to a preset, or go offline. Omit for no throttling.')),
+      v.pipe(
+        v.picklist(NETWORK_CONDITION_NAMES),
+        v.description('Throttle the network to a preset, or go offline. Omit for no throttling.'),
+      ),
     ),
     cpuThrottlingRate: v.optional(
-      v.pipe(v.number(), v.minValue(1), v.maxValue(20), v.description('CPU slowdown factor (1 = none). Omit for no slowdown.')),
+      v.pipe(
+        v.number(),
+        v.minValue(1),
+        v.maxValue(20),
+        v.description('CPU slowdown factor (1 = none). Omit for no slowdown.'),
+      ),
     ),
     geolocation: v.optional(
-      v.pipe(v.string(), v.description('Position to report as "<latitude>,<longitude>", e.g. "48.85,2.35". Omit to remove the override.')),
+      v.pipe(
+        v.string(),
+        v.description(
+          'Position to report as "<latitude>,<longitude>", e.g. "48.85,2.35". Omit to remove the override.',
+        ),
+      ),
     ),
-    userAgent: v.optional(v.pipe(v.string(), v.description('User agent string to send and report. Omit or "" for the default.'))),
+    userAgent: v.optional(
+      v.pipe(v.string(), v.description('User agent string to send and report. Omit or "" for the default.')),
+    ),
     colorScheme: v.optional(
-      v.pipe(v.picklist(['dark', 'light', 'auto']), v.description('prefers-color-scheme to emulate; auto (or omitted) for the default.')),
+      v.pipe(
+        v.picklist(['dark', 'light', 'auto']),
+        v.description('prefers-color-scheme to emulate; auto (or omitted) for the default.'),
+      ),
     ),
     forcedColors: v.optional(
-      v.pipe(v.picklist(['active', 'none', 'auto']), v.description('forced-colors media feature; auto (or omitted) for the default.')),
+      v.pipe(
+        v.picklist(['active', 'none', 'auto']),
+        v.description('forced-colors media feature; auto (or omitted) for the default.'),
+      ),
     ),
     prefersContrast: v.optional(
       v.pipe(
@@ -107,27 +128,50 @@ export const emulate = definePageTool({
     extraHttpHeaders: v.optional(
       v.pipe(
         v.string(),
-        v.description('Headers to add to every request of the page, as a JSON object string, e.g. {"X-Test":"1"}. "" removes them; omitted keeps the current ones.'),
+        v.description(
+          'Headers to add to every request of the page, as a JSON object string, e.g. {"X-Test":"1"}. "" removes them; omitted keeps the current ones.',
+        ),
       ),
     ),
   },
   async handler({params, page}, response) {
     const next: EmulationState = {};
-    if (params.networkConditions) next.networkConditions = params.networkConditions;
-    if (params.cpuThrottlingRate && params.cpuThrottlingRate > 1) next.cpuThrottlingRate = params.cpuThrottlingRate;
-    if (params.geolocation) next.geolocation = parseGeolocation(params.geolocation);
-    if (params.userAgent) next.userAgent = params.userAgent;
+    if (params.networkConditions) {
+      next.networkConditions = params.networkConditions;
+    }
+    if (params.cpuThrottlingRate && params.cpuThrottlingRate > 1) {
+      next.cpuThrottlingRate = params.cpuThrottlingRate;
+    }
+    if (params.geolocation) {
+      next.geolocation = parseGeolocation(params.geolocation);
+    }
+    if (params.userAgent) {
+      next.userAgent = params.userAgent;
+    }
     const colorScheme = mediaValue(params.colorScheme);
-    if (colorScheme) next.colorScheme = colorScheme;
+    if (colorScheme) {
+      next.colorScheme = colorScheme;
+    }
     const forcedColors = mediaValue(params.forcedColors);
-    if (forcedColors) next.forcedColors = forcedColors;
+    if (forcedColors) {
+      next.forcedColors = forcedColors;
+    }
     const prefersContrast = mediaValue(params.prefersContrast);
-    if (prefersContrast) next.prefersContrast = prefersContrast;
+    if (prefersContrast) {
+      next.prefersContrast = prefersContrast;
+    }
     const prefersReducedMotion = mediaValue(params.prefersReducedMotion);
-    if (prefersReducedMotion) next.prefersReducedMotion = prefersReducedMotion;
-    if (params.viewport) next.viewport = parseViewport(params.viewport);
-    const headers = params.extraHttpHeaders === undefined ? page.emulation.extraHttpHeaders : parseHeaders(params.extraHttpHeaders);
-    if (headers && Object.keys(headers).length > 0) next.extraHttpHeaders = headers;
+    if (prefersReducedMotion) {
+      next.prefersReducedMotion = prefersReducedMotion;
+    }
+    if (params.viewport) {
+      next.viewport = parseViewport(params.viewport);
+    }
+    const headers =
+      params.extraHttpHeaders === undefined ? page.emulation.extraHttpHeaders : parseHeaders(params.extraHttpHeaders);
+    if (headers && Object.keys(headers).length > 0) {
+      next.extraHttpHeaders = headers;
+    }
     await emulatePage(page, next);
     response.line('Emulation configured successfully');
   },
@@ -142,8 +186,20 @@ export const resizePage = definePageTool({
   annotations: {category: 'emulation', readOnlyHint: false},
   blockedByDialog: false,
   schema: {
-    width: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SIZE), v.description('Page width in CSS pixels.')),
-    height: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SIZE), v.description('Page height in CSS pixels.')),
+    width: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(MAX_SIZE),
+      v.description('Page width in CSS pixels.'),
+    ),
+    height: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(MAX_SIZE),
+      v.description('Page height in CSS pixels.'),
+    ),
   },
   async handler({params, page}, response, {browser}) {
     const c = browser.connection;

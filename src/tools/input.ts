@@ -1,15 +1,16 @@
 import {access} from 'node:fs/promises';
+
 import * as v from 'valibot';
 
 import type {Page} from '../browser/Page.js';
-import {browserIsLocal} from '../cli/options.js';
 import {runAndSettle, type SettleResult} from '../browser/settle.js';
+import {browserIsLocal} from '../cli/options.js';
 import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from '../input/actions.js';
 import {fillElement} from '../input/fill.js';
 import {parseKey} from '../input/keys.js';
 import {dragAndDrop, uploadFiles} from '../input/transfer.js';
-import {snapshotState, type SnapshotState} from '../snapshot/PageSnapshot.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import {type SnapshotState, snapshotState} from '../snapshot/PageSnapshot.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
 
 const uidEntry = {
@@ -44,12 +45,15 @@ const SELECT_OPTION_ELEMENT = `function() {
 
 export const click = definePageTool({
   name: 'click',
-  description: 'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',
+  description:
+    'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {
     ...uidEntry,
-    dblClick: v.optional(v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.'))),
+    dblClick: v.optional(
+      v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
+    ),
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
@@ -63,7 +67,12 @@ export const click = definePageTool({
       const point = await actionPoint(page, element, params.uid, true);
       await mouseClick(page, point, params.dblClick ? 2 : 1);
     });
-    report(response, params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element', settle, params.includeSnapshot);
+    report(
+      response,
+      params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element',
+      settle,
+      params.includeSnapshot,
+    );
   },
 });
 
@@ -75,12 +84,21 @@ export const clickAt = definePageTool({
   schema: {
     x: v.pipe(v.number(), v.description('Horizontal position in CSS pixels from the left of the viewport.')),
     y: v.pipe(v.number(), v.description('Vertical position in CSS pixels from the top of the viewport.')),
-    dblClick: v.optional(v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.'))),
+    dblClick: v.optional(
+      v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
+    ),
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
-    const {settle} = await runAndSettle(page, () => mouseClick(page, {x: params.x, y: params.y}, params.dblClick ? 2 : 1));
-    report(response, params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates', settle, params.includeSnapshot);
+    const {settle} = await runAndSettle(page, () =>
+      mouseClick(page, {x: params.x, y: params.y}, params.dblClick ? 2 : 1),
+    );
+    report(
+      response,
+      params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates',
+      settle,
+      params.includeSnapshot,
+    );
   },
 });
 
@@ -103,13 +121,16 @@ export const hover = definePageTool({
 const valueEntry = {
   value: v.pipe(
     v.string(),
-    v.description('Text to enter; for a select the option text or value; "true" or "false" for a checkbox, radio or switch.'),
+    v.description(
+      'Text to enter; for a select the option text or value; "true" or "false" for a checkbox, radio or switch.',
+    ),
   ),
 };
 
 export const fill = definePageTool({
   name: 'fill',
-  description: 'Fill a text field, pick an option of a select, or set a checkbox/radio/switch, by uid from take_snapshot.',
+  description:
+    'Fill a text field, pick an option of a select, or set a checkbox/radio/switch, by uid from take_snapshot.',
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry},
@@ -149,7 +170,8 @@ export const fillForm = definePageTool({
 
 export const drag = definePageTool({
   name: 'drag',
-  description: 'Drag an element onto another (mouse drag, and HTML5 drag and drop when the element is draggable). uids from take_snapshot.',
+  description:
+    'Drag an element onto another (mouse drag, and HTML5 drag and drop when the element is draggable). uids from take_snapshot.',
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {
@@ -173,7 +195,10 @@ export const pressKey = definePageTool({
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {
-    key: v.pipe(v.string(), v.description('Key or combination joined with "+", e.g. "Enter", "Control+A", "Shift+Tab".')),
+    key: v.pipe(
+      v.string(),
+      v.description('Key or combination joined with "+", e.g. "Enter", "Control+A", "Shift+Tab".'),
+    ),
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
@@ -185,12 +210,15 @@ export const pressKey = definePageTool({
 
 export const typeTextTool = definePageTool({
   name: 'type_text',
-  description: 'Type text into the focused element with the keyboard, optionally followed by a key such as Enter. Focus it first with click.',
+  description:
+    'Type text into the focused element with the keyboard, optionally followed by a key such as Enter. Focus it first with click.',
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {
     text: v.pipe(v.string(), v.description('Text to type.')),
-    submitKey: v.optional(v.pipe(v.string(), v.description('Key to press after typing, e.g. "Enter", "Tab" or "Escape".'))),
+    submitKey: v.optional(
+      v.pipe(v.string(), v.description('Key to press after typing, e.g. "Enter", "Tab" or "Escape".')),
+    ),
   },
   async handler({params, page}, response) {
     const {settle} = await runAndSettle(page, async () => {
@@ -199,13 +227,18 @@ export const typeTextTool = definePageTool({
         await pressKeys(page, [params.submitKey]);
       }
     });
-    report(response, params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`, settle);
+    report(
+      response,
+      params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`,
+      settle,
+    );
   },
 });
 
 export const uploadFile = definePageTool({
   name: 'upload_file',
-  description: 'Upload files through a file input, or an element that opens a file chooser when clicked, by uid from take_snapshot.',
+  description:
+    'Upload files through a file input, or an element that opens a file chooser when clicked, by uid from take_snapshot.',
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {

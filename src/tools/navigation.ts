@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 
+import type {OpenDialog, Page} from '../browser/Page.js';
 import {
   asNavigationError,
   defaultNavigationTimeout,
@@ -8,9 +9,8 @@ import {
   type SettleOptions,
   type SettleResult,
 } from '../browser/settle.js';
-import type {OpenDialog, Page} from '../browser/Page.js';
-import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 import {waitForText} from '../browser/waitForText.js';
+import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 
 async function historyStep(
   page: Page,
@@ -29,7 +29,13 @@ async function historyStep(
       await page.session.send('Page.navigateToHistoryEntry', {entryId: entry.id}, timeout);
       watcher.started.resolve();
     },
-    {timeout, navigationMustFinish: true, waitForStableDom: false, handleDialog: {beforeunload: 'accept'}, onDialogHandled},
+    {
+      timeout,
+      navigationMustFinish: true,
+      waitForStableDom: false,
+      handleDialog: {beforeunload: 'accept'},
+      onDialogHandled,
+    },
   );
   return settle;
 }
@@ -104,7 +110,9 @@ export const navigatePage = definePageTool({
             await historyStep(page, type === 'back' ? -1 : 1, timeout, onDialogHandled);
             response.line(`Successfully navigated ${type} to ${page.url}.`);
           } catch (error) {
-            response.line(`Unable to navigate ${type} in the selected page: ${asNavigationError(error, timeout).replace(/\.$/, '')}.`);
+            response.line(
+              `Unable to navigate ${type} in the selected page: ${asNavigationError(error, timeout).replace(/\.$/, '')}.`,
+            );
           }
           break;
         }

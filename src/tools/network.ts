@@ -1,28 +1,51 @@
 import {isUtf8} from 'node:buffer';
+
 import * as v from 'valibot';
 
 import {requestBody, responseBody} from '../browser/bodies.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {
   BODY_INLINE_LIMIT,
+  type BodyText,
   formatNetworkList,
   formatRequestDetail,
   redactHeaders,
   requestStatus,
-  truncate,
-  type BodyText,
   type RequestSummary,
+  truncate,
 } from '../response/formatNetwork.js';
 import {SECTION_ORDER} from '../response/ResponseBuilder.js';
 import {definePageTool} from './defineTool.js';
 
 const RESOURCE_TYPES = [
-  'document', 'stylesheet', 'image', 'media', 'font', 'script', 'texttrack', 'xhr', 'fetch', 'prefetch',
-  'eventsource', 'websocket', 'manifest', 'signedexchange', 'ping', 'cspviolationreport', 'preflight', 'fedcm', 'other',
+  'document',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'script',
+  'texttrack',
+  'xhr',
+  'fetch',
+  'prefetch',
+  'eventsource',
+  'websocket',
+  'manifest',
+  'signedexchange',
+  'ping',
+  'cspviolationreport',
+  'preflight',
+  'fedcm',
+  'other',
 ] as const;
 
 function summary(record: NetworkRecord): RequestSummary {
-  return {id: record.id, method: record.method, url: record.url, status: requestStatus(record.response, record.failure)};
+  return {
+    id: record.id,
+    method: record.method,
+    url: record.url,
+    status: requestStatus(record.response, record.failure),
+  };
 }
 
 export const listNetworkRequests = definePageTool({
@@ -33,16 +56,27 @@ export const listNetworkRequests = definePageTool({
   blockedByDialog: false,
   schema: {
     pageSize: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Requests per page. Omit (with pageIdx) to list all.')),
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.description('Requests per page. Omit (with pageIdx) to list all.'),
+      ),
     ),
     pageIdx: v.optional(
       v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
     ),
     resourceTypes: v.optional(
-      v.pipe(v.array(v.picklist(RESOURCE_TYPES)), v.description('Only requests of these resource types. Omit or empty for all.')),
+      v.pipe(
+        v.array(v.picklist(RESOURCE_TYPES)),
+        v.description('Only requests of these resource types. Omit or empty for all.'),
+      ),
     ),
     includePreservedRequests: v.optional(
-      v.pipe(v.boolean(), v.description('Also list requests of the last 2 navigations before the current one. Default is false.')),
+      v.pipe(
+        v.boolean(),
+        v.description('Also list requests of the last 2 navigations before the current one. Default is false.'),
+      ),
     ),
   },
   async handler({params, page}, response) {
@@ -65,10 +99,16 @@ export const getNetworkRequest = definePageTool({
   schema: {
     reqid: v.optional(v.pipe(v.number(), v.description('The reqid of a request from list_network_requests.'))),
     requestFilePath: v.optional(
-      v.pipe(v.string(), v.description('Save the raw request body to this file (extension .network-request) instead of showing it.')),
+      v.pipe(
+        v.string(),
+        v.description('Save the raw request body to this file (extension .network-request) instead of showing it.'),
+      ),
     ),
     responseFilePath: v.optional(
-      v.pipe(v.string(), v.description('Save the raw response body to this file (extension .network-response) instead of showing it.')),
+      v.pipe(
+        v.string(),
+        v.description('Save the raw response body to this file (extension .network-response) instead of showing it.'),
+      ),
     ),
   },
   async handler({params, page}, response, {files, config}) {
@@ -77,9 +117,12 @@ export const getNetworkRequest = definePageTool({
     }
     const record = page.instrumentation.network.findById(params.reqid);
     if (!record) {
-      throw new Error(`No request with reqid ${params.reqid} on page ${page.id}. Call list_network_requests to see the reqids.`);
+      throw new Error(
+        `No request with reqid ${params.reqid} on page ${page.id}. Call list_network_requests to see the reqids.`,
+      );
     }
-    const redact = (headers: Record<string, string>) => (config.redactNetworkHeaders ? redactHeaders(headers) : headers);
+    const redact = (headers: Record<string, string>) =>
+      config.redactNetworkHeaders ? redactHeaders(headers) : headers;
     const [postData, body] = await Promise.all([requestBody(record), responseBody(record)]);
     let requestBodyText: BodyText | undefined;
     if (record.hasPostData) {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 import {navigate} from '../browser/settle.js';
-import {defineTool, definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
+import {definePageTool, defineTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -94,7 +94,10 @@ export const handleDialog = definePageTool({
     }
     const accept = params.action === 'accept';
     await page.session
-      .send('Page.handleJavaScriptDialog', {accept, ...(accept && params.promptText !== undefined ? {promptText: params.promptText} : {})})
+      .send('Page.handleJavaScriptDialog', {
+        accept,
+        ...(accept && params.promptText !== undefined ? {promptText: params.promptText} : {}),
+      })
       .catch(() => undefined); // Already closed elsewhere.
     page.dialog = undefined;
     response.line(`Successfully ${accept ? 'accepted' : 'dismissed'} the dialog`);

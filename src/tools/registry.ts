@@ -2,16 +2,16 @@ import {toJsonSchema} from '@valibot/to-json-schema';
 import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
-import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
-import {takeScreenshot} from './screenshot.js';
-import {takeSnapshot} from './snapshot.js';
-import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
-import {evaluateScript} from './script.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
-import {getNetworkRequest, listNetworkRequests} from './network.js';
+import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {navigatePage, waitFor} from './navigation.js';
+import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {takeScreenshot} from './screenshot.js';
+import {evaluateScript} from './script.js';
+import {takeSnapshot} from './snapshot.js';
 
 /** Every tool family, explicitly. */
 export const TOOL_SOURCES: ToolSource[] = [
@@ -82,8 +82,7 @@ export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES
     .map(source => (typeof source === 'function' ? source(config) : source))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(tool => {
-      const entries =
-        tool.pageScoped && config.pageIdRouting ? {...pageIdEntry, ...tool.schema} : {...tool.schema};
+      const entries = tool.pageScoped && config.pageIdRouting ? {...pageIdEntry, ...tool.schema} : {...tool.schema};
       const schema = v.object(entries);
       return {tool, schema, inputSchema: inputJsonSchema(schema), disabledReason: toolDisabledReason(tool, config)};
     });

@@ -1,12 +1,11 @@
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
+import type {Config} from '../cli/options.js';
 import {definePageTool} from './defineTool.js';
 
 /** Larger images go to a temp file instead of inline base64 (as the reference does). */
 const INLINE_IMAGE_LIMIT_BYTES = 2_000_000;
-
 
 export const takeScreenshot = (config: Config) =>
   definePageTool({
@@ -17,7 +16,10 @@ export const takeScreenshot = (config: Config) =>
     filePaths: ['filePath'],
     schema: {
       format: v.optional(
-        v.pipe(v.picklist(['png', 'jpeg', 'webp']), v.description(`Image format. Default is "${config.screenshotFormat}".`)),
+        v.pipe(
+          v.picklist(['png', 'jpeg', 'webp']),
+          v.description(`Image format. Default is "${config.screenshotFormat}".`),
+        ),
         config.screenshotFormat,
       ),
       quality: v.optional(
@@ -28,11 +30,15 @@ export const takeScreenshot = (config: Config) =>
           v.description('Compression quality for jpeg and webp, 0-100 (ignored for png).'),
         ),
       ),
-      uid: v.optional(v.pipe(v.string(), v.description('uid of an element from take_snapshot to capture instead of the page.'))),
+      uid: v.optional(
+        v.pipe(v.string(), v.description('uid of an element from take_snapshot to capture instead of the page.')),
+      ),
       fullPage: v.optional(
         v.pipe(v.boolean(), v.description('Capture the whole scrollable page instead of the viewport. Not with uid.')),
       ),
-      filePath: v.optional(v.pipe(v.string(), v.description('Save the image to this file instead of returning it inline.'))),
+      filePath: v.optional(
+        v.pipe(v.string(), v.description('Save the image to this file instead of returning it inline.')),
+      ),
     },
     async handler({params, page}, response, {files}) {
       if (params.uid && params.fullPage) {

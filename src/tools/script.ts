@@ -1,9 +1,10 @@
 import {readFile} from 'node:fs/promises';
+
 import * as v from 'valibot';
 
+import type {Protocol} from '../../protocol/index.js';
 import {runAndSettle} from '../browser/settle.js';
 import {CdpTimeoutError} from '../cdp/errors.js';
-import type {Protocol} from '../../protocol/index.js';
 import {definePageTool} from './defineTool.js';
 
 /** The first line of an exception as the page would print it, without a bare "Error: " prefix. */
@@ -29,7 +30,9 @@ export const evaluateScript = definePageTool({
     function: v.optional(
       v.pipe(
         v.string(),
-        v.description('A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.'),
+        v.description(
+          'A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.',
+        ),
       ),
     ),
     sourcePath: v.optional(
@@ -38,7 +41,9 @@ export const evaluateScript = definePageTool({
     format: v.optional(
       v.pipe(
         v.picklist(['function', 'script']),
-        v.description('function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.'),
+        v.description(
+          'function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.',
+        ),
       ),
     ),
     args: v.optional(
@@ -47,15 +52,22 @@ export const evaluateScript = definePageTool({
         v.description('uids of elements from the latest take_snapshot, passed to the function as arguments.'),
       ),
     ),
-    filePath: v.optional(v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.'))),
+    filePath: v.optional(
+      v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.')),
+    ),
     dialogAction: v.optional(
       v.pipe(
         v.string(),
-        v.description('How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.'),
+        v.description(
+          'How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.',
+        ),
       ),
     ),
     waitForStableDom: v.optional(
-      v.pipe(v.boolean(), v.description('Wait for DOM changes the script causes to settle before returning. Default is true.')),
+      v.pipe(
+        v.boolean(),
+        v.description('Wait for DOM changes the script causes to settle before returning. Default is true.'),
+      ),
     ),
   },
   async handler({params, page}, response, {files}) {

@@ -11,7 +11,10 @@ export const takeSnapshot = definePageTool({
   filePaths: ['filePath'],
   schema: {
     verbose: v.optional(
-      v.pipe(v.boolean(), v.description('Include every node of the accessibility tree, not just the useful ones. Default is false.')),
+      v.pipe(
+        v.boolean(),
+        v.description('Include every node of the accessibility tree, not just the useful ones. Default is false.'),
+      ),
     ),
     filePath: v.optional(
       v.pipe(v.string(), v.description('Save the snapshot to this file (.txt) instead of returning it.')),

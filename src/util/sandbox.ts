@@ -40,7 +40,10 @@ export class PathSandbox {
     }
     for (const root of this.roots) {
       const realRoot = await canonicalPath(root);
-      if (realRoot && (canonical === realRoot || canonical.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))) {
+      if (
+        realRoot &&
+        (canonical === realRoot || canonical.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
+      ) {
         return canonical;
       }
     }
@@ -61,7 +64,11 @@ export class PathSandbox {
     const checked = await this.validate(target);
     let handle;
     try {
-      handle = await open(checked, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+      handle = await open(
+        checked,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+        0o600,
+      );
       await handle.writeFile(data);
     } catch (error) {
       throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
@@ -99,7 +106,12 @@ export async function canonicalPath(path: string): Promise<string | undefined> {
         return undefined;
       }
       // A dangling symlink could point anywhere once its target is created.
-      if (await lstat(current).then(s => s.isSymbolicLink(), () => false)) {
+      if (
+        await lstat(current).then(
+          s => s.isSymbolicLink(),
+          () => false,
+        )
+      ) {
         return undefined;
       }
       const parent = dirname(current);

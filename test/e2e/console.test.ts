@@ -50,7 +50,8 @@ describe('console messages', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     // A "bundle" compiled from src/widget.ts: throwing from render() at widget.ts:3:11.
-    const generated = 'function render(){throw new Error("widget exploded")}function mount(){render()}setTimeout(function(){mount()},0);';
+    const generated =
+      'function render(){throw new Error("widget exploded")}function mount(){render()}setTimeout(function(){mount()},0);';
     const map = {
       version: 3,
       file: 'bundle.js',
@@ -100,7 +101,7 @@ describe('console messages', () => {
     const r = await mcp.call('list_console_messages', {pageId: 1});
     assert.equal(r.isError, false, r.text);
     const expected = [
-      /\[log\] plain 42 true   \[object Object\] \[array Array\] \(7 args\)/,
+      /\[log\] plain 42 true {3}\[object Object\] \[array Array\] \(7 args\)/,
       /\[debug\] debugging \(1 args\)/,
       /\[info\] for info \(1 args\)/,
       /\[warn\] careful \(1 args\)/,
@@ -127,7 +128,10 @@ describe('console messages', () => {
     assert.match(r.text, /\n(msgid=\d+) \[error\] Uncaught \(in promise\) Error: nobody caught me \(0 args\)\n/);
     assert.match(r.text, /\nmsgid=\d+ \[error\] Uncaught RangeError: thrown later \(0 args\)\n/);
     // A browser log entry (the favicon 404) has no arguments.
-    assert.match(r.text, /\nmsgid=\d+ \[error\] Failed to load resource: the server responded with a status of 404 \(Not Found\) \(0 args\)$/);
+    assert.match(
+      r.text,
+      /\nmsgid=\d+ \[error\] Failed to load resource: the server responded with a status of 404 \(Not Found\) \(0 args\)$/,
+    );
   });
 
   it('filters by type; uncaught errors count as errors', async () => {
@@ -142,15 +146,21 @@ describe('console messages', () => {
     const plain = await mcp.call('get_console_message', {pageId: 1, msgid: msgid(list, /\[log\] plain/)});
     assert.match(
       plain.text,
-      /^ID: \d+\nMessage: log> plain 42 true   \[object Object\] \[array Array\]\n### Arguments\nArg #0: plain\nArg #1: 42\nArg #2: true\nArg #3: null\nArg #4: undefined\nArg #5: \{"a":1\}\nArg #6: \[1,2\]\n### Stack trace\nat <anonymous> \(all-types:2:15\)\nNote: line and column numbers use 1-based indexing$/,
+      /^ID: \d+\nMessage: log> plain 42 true {3}\[object Object\] \[array Array\]\n### Arguments\nArg #0: plain\nArg #1: 42\nArg #2: true\nArg #3: null\nArg #4: undefined\nArg #5: \{"a":1\}\nArg #6: \[1,2\]\n### Stack trace\nat <anonymous> \(all-types:2:15\)\nNote: line and column numbers use 1-based indexing$/,
     );
     const error = await mcp.call('get_console_message', {pageId: 1, msgid: msgid(list, /\[error\] bad/)});
-    assert.match(error.text, /\nArg #1: Error: boom\nat <anonymous> \(all-types:4:28\)\nCaused by: TypeError: root cause\nat <anonymous> \(all-types:4:54\)\nNote: line and column numbers use 1-based indexing\n### Stack trace\n/);
+    assert.match(
+      error.text,
+      /\nArg #1: Error: boom\nat <anonymous> \(all-types:4:28\)\nCaused by: TypeError: root cause\nat <anonymous> \(all-types:4:54\)\nNote: line and column numbers use 1-based indexing\n### Stack trace\n/,
+    );
   });
 
   it('shows the async part of an uncaught error stack', async () => {
     const r = await mcp.call('list_console_messages', {pageId: 1, types: ['error'], includeStackTraces: true});
-    assert.match(r.text, /\[error\] Uncaught RangeError: thrown later \(0 args\)\n {2}at <anonymous> \(all-types:\d+:\d+\)\n {2}--- setTimeout -{25}\n {2}at <anonymous> \(all-types:\d+:\d+\)/);
+    assert.match(
+      r.text,
+      /\[error\] Uncaught RangeError: thrown later \(0 args\)\n {2}at <anonymous> \(all-types:\d+:\d+\)\n {2}--- setTimeout -{25}\n {2}at <anonymous> \(all-types:\d+:\d+\)/,
+    );
     assert.match(r.text, /\nNote: stack trace line and column numbers use 1-based indexing$/);
   });
 
@@ -178,10 +188,21 @@ describe('console messages', () => {
   });
 
   it('paginates grouped messages and handles empty and out-of-range pages', async () => {
-    const page = await mcp.call('list_console_messages', {pageId: 1, includePreservedMessages: true, pageSize: 4, pageIdx: 1});
-    assert.match(page.text, /^## Console messages\nShowing 5-8 of \d+ \(Page 2 of \d+\)\.\nNext page: 2\nPrevious page: 0\nmsgid=/);
+    const page = await mcp.call('list_console_messages', {
+      pageId: 1,
+      includePreservedMessages: true,
+      pageSize: 4,
+      pageIdx: 1,
+    });
+    assert.match(
+      page.text,
+      /^## Console messages\nShowing 5-8 of \d+ \(Page 2 of \d+\)\.\nNext page: 2\nPrevious page: 0\nmsgid=/,
+    );
     const out = await mcp.call('list_console_messages', {pageId: 1, pageSize: 4, pageIdx: 50});
-    assert.match(out.text, /^## Console messages\nInvalid page number provided\. Showing first page\.\nShowing 1-\d+ of \d+ \(Page 1 of 1\)\./);
+    assert.match(
+      out.text,
+      /^## Console messages\nInvalid page number provided\. Showing first page\.\nShowing 1-\d+ of \d+ \(Page 1 of 1\)\./,
+    );
     const empty = await mcp.call('list_console_messages', {pageId: 1, types: ['profile']});
     assert.equal(empty.text, '## Console messages\n<no console messages found>');
   });

@@ -35,7 +35,10 @@ describe('dialogs', () => {
   });
 
   it('reports a dialog opened from a timer, blocks tools until handled, then handles it', async () => {
-    await mcp.call('evaluate_script', {function: '() => { setTimeout(() => { window.answer = confirm("Proceed?"); }, 100); return 1; }', waitForStableDom: false});
+    await mcp.call('evaluate_script', {
+      function: '() => { setTimeout(() => { window.answer = confirm("Proceed?"); }, 100); return 1; }',
+      waitForStableDom: false,
+    });
     // The dialog opens asynchronously; list_pages is not page-scoped and never blocks.
     let shot = await mcp.call('take_screenshot', {});
     for (let i = 0; i < 50 && !shot.isError; i++) {
@@ -45,7 +48,10 @@ describe('dialogs', () => {
     assert.equal(shot.isError, true);
     assert.match(shot.text, /# Open dialog\nconfirm: Proceed\?\.\nCall handle_dialog to handle it before continuing\./);
     // Either the dialog was already open when the call started, or it opened during it.
-    assert.match(shot.text, /Error: A (dialog is open \(confirm: Proceed\?\)|confirm dialog opened while take_screenshot was running)/);
+    assert.match(
+      shot.text,
+      /Error: A (dialog is open \(confirm: Proceed\?\)|confirm dialog opened while take_screenshot was running)/,
+    );
     const blocked = await mcp.call('evaluate_script', {function: '() => 1'});
     assert.equal(blocked.isError, true);
     assert.match(blocked.text, /Error: A dialog is open \(confirm: Proceed\?\)\. Call handle_dialog/);
@@ -57,7 +63,10 @@ describe('dialogs', () => {
   });
 
   it('passes promptText to a prompt and says when no dialog is open', async () => {
-    await mcp.call('evaluate_script', {function: '() => { setTimeout(() => { window.answer = prompt("Your name?", "x"); }, 100); return 1; }', waitForStableDom: false});
+    await mcp.call('evaluate_script', {
+      function: '() => { setTimeout(() => { window.answer = prompt("Your name?", "x"); }, 100); return 1; }',
+      waitForStableDom: false,
+    });
     let list = await mcp.call('take_screenshot', {});
     for (let i = 0; i < 50 && !list.isError; i++) {
       await new Promise(resolve => setTimeout(resolve, 20));
@@ -92,7 +101,11 @@ describe('dialogs', () => {
     await mcp.call('navigate_page', {url});
     // beforeunload only prompts after a user gesture.
     await mcp.call('evaluate_script', {function: '() => 1'});
-    const dismissed = await mcp.call('navigate_page', {url: fixtures.url('/plain'), handleBeforeUnload: 'dismiss', timeout: 1500});
+    const dismissed = await mcp.call('navigate_page', {
+      url: fixtures.url('/plain'),
+      handleBeforeUnload: 'dismiss',
+      timeout: 1500,
+    });
     assert.match(dismissed.text, /Dismissed a beforeunload dialog\./);
     assert.match(dismissed.text, /Guarded/);
     const accepted = await mcp.call('navigate_page', {url: fixtures.url('/plain')});

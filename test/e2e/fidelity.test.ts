@@ -11,7 +11,7 @@ import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
  * from Accessibility.getFullAXTree with the reference's filter
  * (CDP_MCP_SNAPSHOT_ENGINE=ax), on the same page in the same browser build.
  */
-describe('snapshot fidelity against Chrome\'s accessibility tree', () => {
+describe("snapshot fidelity against Chrome's accessibility tree", () => {
   let fixtures: FixtureServer;
   let fast: TestServer;
   let ax: TestServer;
@@ -58,7 +58,10 @@ describe('snapshot fidelity against Chrome\'s accessibility tree', () => {
       if (path === '/frames') {
         // Both frames and the shadow root were reached, not just skipped alike.
         for (const text of ['button "In child"', 'button "Cross button"', 'button "Shadow btn"', '"slotted light"']) {
-          assert.ok(ours.some(line => line.includes(text)), `${text} missing:\n${ours.join('\n')}`);
+          assert.ok(
+            ours.some(line => line.includes(text)),
+            `${text} missing:\n${ours.join('\n')}`,
+          );
         }
       }
     });
@@ -67,7 +70,11 @@ describe('snapshot fidelity against Chrome\'s accessibility tree', () => {
   it('interactive elements have the same role and name (kitchen sink)', async () => {
     const [ours, chrome] = await both('/kitchen');
     const interactive = (l: string[]) =>
-      l.filter(line => /^\s*(button|link|textbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|searchbox|switch|tab|ColorWell|DisclosureTriangle|Date)\b/.test(line.trim()));
+      l.filter(line =>
+        /^\s*(button|link|textbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|searchbox|switch|tab|ColorWell|DisclosureTriangle|Date)\b/.test(
+          line.trim(),
+        ),
+      );
     assert.ok(interactive(chrome).length > 30);
     assert.deepEqual(interactive(ours), interactive(chrome));
   });

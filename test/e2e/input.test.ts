@@ -6,8 +6,8 @@ import {after, before, describe, it} from 'node:test';
 
 import {CHILD_FRAME, CROSS_FRAME, framesPage} from '../../src/testing/fixtures.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {uidOf} from '../../src/testing/snapshotText.js';
 
 const FORM = `<!doctype html><title>Form</title><form id="f" onsubmit="event.preventDefault(); window.submitted = (window.submitted || 0) + 1">
 <input aria-label="Text" value="old"><input type="email" aria-label="Email"><input type="password" aria-label="Secret">
@@ -124,7 +124,27 @@ describe('input tools', () => {
         q('Two').checked, q('Day').value, q('Colour').value, q('Level').value, q('Rich').innerText.trim(),
         q('Power').getAttribute('aria-checked'), q('Long').value.length];
     }`);
-    assert.deepEqual(state, ['new text', 'a@b.c', 'pw', '42', 'find me', '+1 555', 'https://x.y/', 'line one', 'b', 'l', true, false, true, '2024-05-06', '#00ff00', '70', 'rich text', 'true', 150]);
+    assert.deepEqual(state, [
+      'new text',
+      'a@b.c',
+      'pw',
+      '42',
+      'find me',
+      '+1 555',
+      'https://x.y/',
+      'line one',
+      'b',
+      'l',
+      true,
+      false,
+      true,
+      '2024-05-06',
+      '#00ff00',
+      '70',
+      'rich text',
+      'true',
+      150,
+    ]);
   });
 
   it('fill_form fills several elements and reports bad toggle values', async () => {
@@ -136,7 +156,12 @@ describe('input tools', () => {
       ],
     });
     assert.equal(r.text, 'Successfully filled out the form');
-    assert.deepEqual(await evaluate(`() => [document.querySelector('[aria-label="Text"]').value, document.querySelector('[aria-label="Fruit"]').value]`), ['from form', 'a']);
+    assert.deepEqual(
+      await evaluate(
+        `() => [document.querySelector('[aria-label="Text"]').value, document.querySelector('[aria-label="Fruit"]').value]`,
+      ),
+      ['from form', 'a'],
+    );
     const bad = await mcp.call('fill', {pageId: 1, uid: uid(/checkbox "Agree"/), value: 'yes'});
     assert.equal(bad.isError, true);
     assert.match(bad.text, /require "true" or "false" value, but yes was used/);
@@ -148,7 +173,10 @@ describe('input tools', () => {
     await mcp.call('click', {pageId: 1, uid: uid(/textbox "Typed"/)});
     const r = await mcp.call('type_text', {pageId: 1, text: 'Hi, you! é', submitKey: 'Enter'});
     assert.equal(r.text, 'Typed text "Hi, you! é + Enter"');
-    assert.deepEqual(await evaluate(`() => [document.querySelector('[aria-label="Typed"]').value, window.submitted]`), ['Hi, you! é', 1]);
+    assert.deepEqual(await evaluate(`() => [document.querySelector('[aria-label="Typed"]').value, window.submitted]`), [
+      'Hi, you! é',
+      1,
+    ]);
   });
 
   it('refuses disabled elements and times out on hidden ones', async () => {
@@ -161,7 +189,10 @@ describe('input tools', () => {
     await evaluate(`() => { document.getElementById('later').style.display = 'none'; }`);
     const hidden = await mcp.call('click', {pageId: 1, uid: later});
     assert.equal(hidden.isError, true);
-    assert.match(hidden.text, /Failed to interact with the element with uid \d+_\d+\. The element did not become interactive within the configured timeout\./);
+    assert.match(
+      hidden.text,
+      /Failed to interact with the element with uid \d+_\d+\. The element did not become interactive within the configured timeout\./,
+    );
   });
 
   it('clicks, double-clicks, hovers and scrolls to far elements', async () => {
@@ -175,7 +206,9 @@ describe('input tools', () => {
     const hovered = await mcp.call('hover', {pageId: 1, uid: uid(/button "Hover me"/)});
     assert.equal(hovered.text, 'Successfully hovered over the element');
     await mcp.call('click', {pageId: 1, uid: uid(/button "Far away"/)});
-    const texts = await evaluate(`() => [...document.querySelectorAll('button')].slice(1, 3).map(b => b.textContent).concat(document.querySelectorAll('button')[5].textContent)`);
+    const texts = await evaluate(
+      `() => [...document.querySelectorAll('button')].slice(1, 3).map(b => b.textContent).concat(document.querySelectorAll('button')[5].textContent)`,
+    );
     assert.deepEqual(texts, ['Double', 'Hovered', 'Far clicked']);
   });
 
@@ -187,7 +220,10 @@ describe('input tools', () => {
   it('reports a dialog opened by a click instead of hanging', async () => {
     const r = await mcp.call('click', {pageId: 1, uid: uid(/button "Alert"/)});
     assert.equal(r.isError, false, r.text);
-    assert.equal(r.text, 'Successfully clicked on the element\n# Open dialog\nalert: Hi there.\nCall handle_dialog to handle it before continuing.');
+    assert.equal(
+      r.text,
+      'Successfully clicked on the element\n# Open dialog\nalert: Hi there.\nCall handle_dialog to handle it before continuing.',
+    );
     const handled = await mcp.call('handle_dialog', {pageId: 1, action: 'accept'});
     assert.match(handled.text, /^Successfully accepted the dialog/);
   });
@@ -211,15 +247,24 @@ describe('input tools', () => {
     assert.equal(direct.text, `File uploaded from ${file}.`);
     const chooser = await mcp.call('upload_file', {pageId: 1, uid: uid(/button "Choose"/), filePaths: [file]});
     assert.equal(chooser.isError, false, chooser.text);
-    const names = await evaluate(`() => [document.getElementById('direct').files[0]?.name, document.getElementById('picked').textContent]`);
+    const names = await evaluate(
+      `() => [document.getElementById('direct').files[0]?.name, document.getElementById('picked').textContent]`,
+    );
     assert.deepEqual(names, [file.split('/').pop(), file.split('/').pop()]);
     const none = await mcp.call('upload_file', {pageId: 1, uid: uid(/button "Nothing here"/), filePaths: [file]});
     assert.equal(none.isError, true);
-    assert.match(none.text, /Failed to upload file\. The element could not accept the file directly, and clicking it did not trigger a file chooser\./);
+    assert.match(
+      none.text,
+      /Failed to upload file\. The element could not accept the file directly, and clicking it did not trigger a file chooser\./,
+    );
   });
 
   it('passes elements to evaluate_script and screenshots one', async () => {
-    const r = await mcp.call('evaluate_script', {pageId: 1, function: '(el) => el.textContent', args: [uid(/button "Hover me"|button "Hovered"/)]});
+    const r = await mcp.call('evaluate_script', {
+      pageId: 1,
+      function: '(el) => el.textContent',
+      args: [uid(/button "Hover me"|button "Hovered"/)],
+    });
     assert.match(r.text, /```json\n"Hovered"\n```/);
     const shot = await mcp.call('take_screenshot', {pageId: 1, uid: uid(/button "Dbl"|button "Double"/)});
     assert.equal(shot.isError, false, shot.text);
@@ -235,7 +280,10 @@ describe('input tools', () => {
     await open('/dnd');
     const r = await mcp.call('drag', {pageId: 1, from_uid: uid(/"First"/), to_uid: uid(/"Third"/)});
     assert.equal(r.text, 'Successfully dragged an element');
-    assert.deepEqual(await evaluate(`() => [[...document.querySelectorAll('li')].map(li => li.textContent), window.dropped]`), [['Second', 'Third', 'First'], 'First']);
+    assert.deepEqual(
+      await evaluate(`() => [[...document.querySelectorAll('li')].map(li => li.textContent), window.dropped]`),
+      [['Second', 'Third', 'First'], 'First'],
+    );
   });
 
   it('acts inside same-origin and out-of-process iframes and shadow roots', async () => {
@@ -252,8 +300,15 @@ describe('input tools', () => {
     assert.equal(await evaluate('() => window.shadowClicks'), 1);
     snap = after;
     await mcp.call('fill', {pageId: 1, uid: uid(/textbox "cross input"/), value: 'typed across'});
-    assert.match((await mcp.call('take_snapshot', {pageId: 1})).text, /textbox "cross input" focusable focused value="typed across"/);
-    const mixed = await mcp.call('evaluate_script', {pageId: 1, function: '(a, b) => 1', args: [uid(/button "Child clicked"/), uid(/button "Shadow btn"/)]});
+    assert.match(
+      (await mcp.call('take_snapshot', {pageId: 1})).text,
+      /textbox "cross input" focusable focused value="typed across"/,
+    );
+    const mixed = await mcp.call('evaluate_script', {
+      pageId: 1,
+      function: '(a, b) => 1',
+      args: [uid(/button "Child clicked"/), uid(/button "Shadow btn"/)],
+    });
     assert.equal(mixed.text, "Error: Elements from different frames can't be evaluated together.");
   });
 

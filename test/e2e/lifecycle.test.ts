@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, existsSync} from 'node:fs';
+import {type ChildProcess, spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -39,7 +39,9 @@ async function launchedProfile(serverPid: number | null): Promise<string> {
     if (ppid !== serverPid) {
       continue;
     }
-    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '),
+    );
     if (m?.[1]) {
       return m[1];
     }
@@ -96,7 +98,10 @@ describe('process lifecycle', () => {
     assert.ok(mcp.pid);
     process.kill(mcp.pid, 'SIGKILL');
     // Chrome exits when its debugging pipe to the dead server closes.
-    assert.ok(await waitUntil(async () => (await chromeOf(profile)).length === 0), 'Chrome survived SIGKILL of the server');
+    assert.ok(
+      await waitUntil(async () => (await chromeOf(profile)).length === 0),
+      'Chrome survived SIGKILL of the server',
+    );
     assert.ok(existsSync(profile), 'a SIGKILLed server cannot remove its profile');
     await mcp.close().catch(() => undefined);
     // The next launch removes the leftover.
@@ -115,7 +120,16 @@ describe('process lifecycle', () => {
       profile = mkdtempSync(join(tmpdir(), 'attach-test-'));
       chrome = spawn(
         CHROME_PATH,
-        ['--headless', '--no-sandbox', '--disable-gpu', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', 'about:blank'],
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--remote-debugging-port=0',
+          `--user-data-dir=${profile}`,
+          '--no-first-run',
+          '--disable-background-networking',
+          'about:blank',
+        ],
         {stdio: 'ignore', detached: true},
       );
       const file = join(profile, 'DevToolsActivePort');
@@ -147,7 +161,9 @@ describe('process lifecycle', () => {
     });
 
     it('drives it through --wsEndpoint with handshake headers', async () => {
-      const {webSocketDebuggerUrl} = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {webSocketDebuggerUrl: string};
+      const {webSocketDebuggerUrl} = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+        webSocketDebuggerUrl: string;
+      };
       const mcp = await startServer({
         args: ['--wsEndpoint', webSocketDebuggerUrl, '--wsHeaders', '{"X-Test":"1"}', '--no-page-id-routing'],
         replaceFlags: true,
@@ -169,7 +185,9 @@ describe('process lifecycle', () => {
   });
 
   it('rejects bad flags at start with a clear message', async () => {
-    const child = spawn(process.execPath, [SERVER_BIN, ...TEST_FLAGS, '--viewport', 'big'], {stdio: ['pipe', 'pipe', 'pipe']});
+    const child = spawn(process.execPath, [SERVER_BIN, ...TEST_FLAGS, '--viewport', 'big'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>(resolve => child.on('exit', resolve));

@@ -3,6 +3,7 @@ import {existsSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
+
 import ws from 'ws';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
@@ -36,7 +37,10 @@ describe('network requests', () => {
     fixtures.route('/hop2', {status: 301, headers: {location: '/final'}});
     fixtures.route('/final', {headers: {'content-type': 'text/plain'}, body: 'arrived'});
     fixtures.route('/large', {headers: {'content-type': 'text/plain'}, body: 'L'.repeat(30_000)});
-    fixtures.route('/binary', {headers: {'content-type': 'application/octet-stream'}, body: Buffer.from([0xff, 0xfe, 0x00, 0x81])});
+    fixtures.route('/binary', {
+      headers: {'content-type': 'application/octet-stream'},
+      body: Buffer.from([0xff, 0xfe, 0x00, 0x81]),
+    });
     fixtures.route('/events', (_req, res) => {
       res.writeHead(200, {'content-type': 'text/event-stream'});
       res.end('data: tick\n\n');
@@ -92,7 +96,10 @@ describe('network requests', () => {
     const r = await mcp.call('list_network_requests', {pageId: 1, resourceTypes: ['xhr']});
     const lines = r.text.split('\n').filter(l => l.startsWith('reqid='));
     assert.equal(lines.length, 2, r.text);
-    assert.ok(lines.every(l => l.includes('via=xhr')), r.text);
+    assert.ok(
+      lines.every(l => l.includes('via=xhr')),
+      r.text,
+    );
     const sse = await mcp.call('list_network_requests', {pageId: 1, resourceTypes: ['eventsource', 'websocket']});
     assert.equal(sse.text.split('\n').filter(l => l.startsWith('reqid=')).length, 2, sse.text);
   });
@@ -101,7 +108,12 @@ describe('network requests', () => {
     const list = (await mcp.call('list_network_requests', {pageId: 1})).text;
     const r = await mcp.call('get_network_request', {pageId: 1, reqid: reqid(list, /\/api\/items \[/)});
     assert.equal(r.isError, false, r.text);
-    assert.match(r.text, new RegExp(`^## Request ${fixtures.url('/api/items').replace(/[.?]/g, '\\$&')}\nStatus: 200\n### Request Headers\n`));
+    assert.match(
+      r.text,
+      new RegExp(
+        `^## Request ${fixtures.url('/api/items').replace(/[.?]/g, '\\$&')}\nStatus: 200\n### Request Headers\n`,
+      ),
+    );
     assert.match(r.text, /\n- host:127\.0\.0\.1:\d+\n/);
     assert.match(r.text, /\n### Response Headers\n(- .*\n)*- content-type:application\/json\n/);
     assert.match(r.text, /\n### Response Body\n\{"items":\[1,2,3\]\}$/);
@@ -113,7 +125,10 @@ describe('network requests', () => {
     const fetchPost = await mcp.call('get_network_request', {pageId: 1, reqid: reqid(list, /POST .*\/api\/echo \[/)});
     assert.match(fetchPost.text, /\n### Request Body\n\{"name":"fetch-post"\}\n### Response Headers\n/);
     assert.match(fetchPost.text, /\n### Response Body\nreceived \{"name":"fetch-post"\}$/);
-    const xhrPost = await mcp.call('get_network_request', {pageId: 1, reqid: reqid(list, /POST .*\/api\/echo\?via=xhr/)});
+    const xhrPost = await mcp.call('get_network_request', {
+      pageId: 1,
+      reqid: reqid(list, /POST .*\/api\/echo\?via=xhr/),
+    });
     assert.match(xhrPost.text, /\n### Request Body\nxhr-body=1\n/);
     assert.match(xhrPost.text, /\n### Response Body\nreceived xhr-body=1$/);
   });
@@ -126,7 +141,10 @@ describe('network requests', () => {
     assert.ok(hop1 < hop2 && hop2 < final);
     const r = await mcp.call('get_network_request', {pageId: 1, reqid: final});
     assert.match(r.text, /\n### Response Body\narrived\n### Redirect chain\n/);
-    assert.match(r.text, new RegExp(`### Redirect chain\nreqid=${hop2} GET \\S+/hop2 \\[301\\]\n  reqid=${hop1} GET \\S+/hop1 \\[302\\]$`));
+    assert.match(
+      r.text,
+      new RegExp(`### Redirect chain\nreqid=${hop2} GET \\S+/hop2 \\[301\\]\n  reqid=${hop1} GET \\S+/hop1 \\[302\\]$`),
+    );
     const first = await mcp.call('get_network_request', {pageId: 1, reqid: hop1});
     assert.match(first.text, /\n- location:\/hop2\n/);
     assert.doesNotMatch(first.text, /### Redirect chain/);
@@ -146,7 +164,11 @@ describe('network requests', () => {
     const id = reqid(list, /\/large \[/);
     const r = await mcp.call('get_network_request', {pageId: 1, reqid: id});
     assert.match(r.text, new RegExp(`\\n### Response Body\\nL{10000}\\.\\.\\. <truncated>$`));
-    const saved = await mcp.call('get_network_request', {pageId: 1, reqid: id, responseFilePath: join(outDir, 'large.txt')});
+    const saved = await mcp.call('get_network_request', {
+      pageId: 1,
+      reqid: id,
+      responseFilePath: join(outDir, 'large.txt'),
+    });
     const path = join(outDir, 'large.network-response');
     assert.match(saved.text, new RegExp(`\\n### Response Body\\nSaved to ${path.replace(/[.]/g, '\\.')}\\.$`));
     assert.equal(readFileSync(path, 'utf8'), 'L'.repeat(30_000));
@@ -156,7 +178,11 @@ describe('network requests', () => {
 
   it('saves a request body to a file', async () => {
     const list = (await mcp.call('list_network_requests', {pageId: 1})).text;
-    const r = await mcp.call('get_network_request', {pageId: 1, reqid: reqid(list, /POST .*\/api\/echo \[/), requestFilePath: join(outDir, 'req')});
+    const r = await mcp.call('get_network_request', {
+      pageId: 1,
+      reqid: reqid(list, /POST .*\/api\/echo \[/),
+      requestFilePath: join(outDir, 'req'),
+    });
     const path = join(outDir, 'req.network-request');
     assert.match(r.text, /\n### Request Body\nSaved to .*req\.network-request\.\n/);
     assert.equal(readFileSync(path, 'utf8'), '{"name":"fetch-post"}');
@@ -174,14 +200,32 @@ describe('network requests', () => {
     const total = Number(/ of (\d+) \(/.exec(all)?.[1]);
     assert.ok(total >= 12, all);
     const first = await mcp.call('list_network_requests', {pageId: 1, pageSize: 5});
-    assert.match(first.text, new RegExp(`^## Network requests\\nShowing 1-5 of ${total} \\(Page 1 of ${Math.ceil(total / 5)}\\)\\.\\nNext page: 1\\nreqid=1 `));
+    assert.match(
+      first.text,
+      new RegExp(
+        `^## Network requests\\nShowing 1-5 of ${total} \\(Page 1 of ${Math.ceil(total / 5)}\\)\\.\\nNext page: 1\\nreqid=1 `,
+      ),
+    );
     const lastIdx = Math.ceil(total / 5) - 1;
     const last = await mcp.call('list_network_requests', {pageId: 1, pageSize: 5, pageIdx: lastIdx});
-    assert.match(last.text, new RegExp(`Showing ${lastIdx * 5 + 1}-${total} of ${total} \\(Page ${lastIdx + 1} of ${lastIdx + 1}\\)\\.\\nPrevious page: ${lastIdx - 1}\\n`));
+    assert.match(
+      last.text,
+      new RegExp(
+        `Showing ${lastIdx * 5 + 1}-${total} of ${total} \\(Page ${lastIdx + 1} of ${lastIdx + 1}\\)\\.\\nPrevious page: ${lastIdx - 1}\\n`,
+      ),
+    );
     assert.doesNotMatch(last.text, /Next page/);
     const out = await mcp.call('list_network_requests', {pageId: 1, pageSize: 5, pageIdx: 99});
-    assert.match(out.text, /^## Network requests\nInvalid page number provided\. Showing first page\.\nShowing 1-5 of /);
-    const empty = await mcp.call('list_network_requests', {pageId: 1, resourceTypes: ['manifest'], pageSize: 5, pageIdx: 3});
+    assert.match(
+      out.text,
+      /^## Network requests\nInvalid page number provided\. Showing first page\.\nShowing 1-5 of /,
+    );
+    const empty = await mcp.call('list_network_requests', {
+      pageId: 1,
+      resourceTypes: ['manifest'],
+      pageSize: 5,
+      pageIdx: 3,
+    });
     assert.equal(empty.text, '## Network requests\nNo requests found.');
   });
 

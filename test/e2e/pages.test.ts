@@ -48,7 +48,10 @@ describe('pages and navigation', () => {
     const reload = await mcp.call('navigate_page', {pageId: 1, type: 'reload', ignoreCache: true});
     assert.match(reload.text, /^Successfully reloaded the page\./);
     const noForward = await mcp.call('navigate_page', {pageId: 1, type: 'forward'});
-    assert.match(noForward.text, /^Unable to navigate forward in the selected page: History entry to navigate to not found\./);
+    assert.match(
+      noForward.text,
+      /^Unable to navigate forward in the selected page: History entry to navigate to not found\./,
+    );
   });
 
   it('reports a failed navigation as a line, not an error', async () => {
@@ -87,7 +90,10 @@ describe('pages and navigation', () => {
   it('selects another page when the selected one is closed', async () => {
     await mcp.call('new_page', {url: 'about:blank'});
     const r = await mcp.call('close_page', {pageId: 4});
-    assert.match(r.text, /^Note: the previously selected page was closed\. Page 1 is now selected\.\n## Pages\n1: .*\[selected\]$/);
+    assert.match(
+      r.text,
+      /^Note: the previously selected page was closed\. Page 1 is now selected\.\n## Pages\n1: .*\[selected\]$/,
+    );
   });
 
   it('refuses to close the last page', async () => {
@@ -106,7 +112,10 @@ describe('pages and navigation', () => {
     const url = fixtures.url('/two');
     const a = await mcp.call('new_page', {url, isolatedContext: 'alpha'});
     assert.match(a.text, /Two \(.*\) \[selected\] isolatedContext=alpha/);
-    const setCookie = await mcp.call('evaluate_script', {pageId: 5, function: '() => { document.cookie = "k=v"; return document.cookie; }'});
+    const setCookie = await mcp.call('evaluate_script', {
+      pageId: 5,
+      function: '() => { document.cookie = "k=v"; return document.cookie; }',
+    });
     assert.match(setCookie.text, /"k=v"/);
     const b = await mcp.call('new_page', {url, isolatedContext: 'beta'});
     assert.match(b.text, /isolatedContext=beta/);
@@ -120,7 +129,10 @@ describe('pages and navigation', () => {
     const url = fixtures.html('/opener', '<title>Opener</title>');
     await mcp.call('navigate_page', {pageId: 1, url});
     const popup = fixtures.url('/two');
-    await mcp.call('evaluate_script', {pageId: 1, function: `() => { window.w = window.open(${JSON.stringify(popup)}); return true; }`});
+    await mcp.call('evaluate_script', {
+      pageId: 1,
+      function: `() => { window.w = window.open(${JSON.stringify(popup)}); return true; }`,
+    });
     // window.open returns before the popup has loaded: poll (bounded) until it has.
     let list = await mcp.call('list_pages');
     for (let i = 0; i < 100 && !/\n7: Two \(/.test(list.text); i++) {
@@ -137,7 +149,10 @@ describe('pages and navigation', () => {
       list = await mcp.call('list_pages');
     }
     assert.doesNotMatch(list.text, /\n7: /);
-    assert.match(list.text, /^(Note: the previously selected page was closed\. Page 1 is now selected\.\n)?## Pages\n1: Opener .*\[selected\]$/);
+    assert.match(
+      list.text,
+      /^(Note: the previously selected page was closed\. Page 1 is now selected\.\n)?## Pages\n1: Opener .*\[selected\]$/,
+    );
     const shot = await mcp.call('take_screenshot', {pageId: 7});
     assert.equal(shot.isError, true);
     assert.match(shot.text, /No page found with id 7\. Open pages: 1\./);

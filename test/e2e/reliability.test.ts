@@ -13,14 +13,28 @@ interface JsonSchema {
 
 /** Values of the wrong JSON type for a parameter of `type`. */
 function wrongTypes(type: string | undefined): unknown[] {
-  const all: Record<string, unknown> = {string: 'text', number: 12.5, integer: 3, boolean: true, array: ['a'], object: {a: 1}, null: null};
+  const all: Record<string, unknown> = {
+    string: 'text',
+    number: 12.5,
+    integer: 3,
+    boolean: true,
+    array: ['a'],
+    object: {a: 1},
+    null: null,
+  };
   return Object.entries(all)
-    .filter(([t]) => t !== type && !(type === 'number' && t === 'integer') && !(type === 'integer' && t === 'number' && false))
+    .filter(
+      ([t]) =>
+        t !== type && !(type === 'number' && t === 'integer') && !(type === 'integer' && t === 'number' && false),
+    )
     .map(([, v]) => v);
 }
 
 /** A well-typed value for a parameter (so one bad parameter at a time is tested). */
-function goodValue(name: string, schema: JsonSchema & {enum?: unknown[]; minimum?: number; items?: JsonSchema}): unknown {
+function goodValue(
+  name: string,
+  schema: JsonSchema & {enum?: unknown[]; minimum?: number; items?: JsonSchema},
+): unknown {
   if (schema.enum) {
     return schema.enum[0];
   }
@@ -78,7 +92,10 @@ describe('reliability', () => {
       }
       for (const [name, prop] of Object.entries(props)) {
         for (const bad of wrongTypes(prop.type)) {
-          cases.push({args: {...base, [name]: bad}, expect: new RegExp(`Invalid arguments for tool "${tool.name}": "${name}`)});
+          cases.push({
+            args: {...base, [name]: bad},
+            expect: new RegExp(`Invalid arguments for tool "${tool.name}": "${name}`),
+          });
         }
         if (prop.maximum !== undefined) {
           cases.push({args: {...base, [name]: prop.maximum + 1}, expect: new RegExp(`"${name}"`)});
@@ -135,7 +152,10 @@ describe('reliability', () => {
     for (const id of [...list.text.matchAll(/\n(\d+): /g)].map(m => Number(m[1])).filter(id => id !== 1)) {
       await mcp.call('close_page', {pageId: id});
     }
-    assert.match((await mcp.call('evaluate_script', {pageId: 1, function: `() => ${JSON.stringify(huge)}.length`})).text, /1000000/);
+    assert.match(
+      (await mcp.call('evaluate_script', {pageId: 1, function: `() => ${JSON.stringify(huge)}.length`})).text,
+      /1000000/,
+    );
     await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/')});
     await alive();
   });
@@ -188,7 +208,10 @@ describe('reliability', () => {
     await new Promise(resolve => setTimeout(resolve, 200));
     const r = await mcp.call('list_pages');
     assert.equal(r.isError, false, r.text);
-    assert.match(r.text, /^Note: the browser was restarted or reconnected since the last call\. Page ids have changed\. Call list_pages to see open pages\.\n## Pages\n\d+: about:blank \[selected\]$/);
+    assert.match(
+      r.text,
+      /^Note: the browser was restarted or reconnected since the last call\. Page ids have changed\. Call list_pages to see open pages\.\n## Pages\n\d+: about:blank \[selected\]$/,
+    );
     const again = await mcp.call('list_pages');
     assert.doesNotMatch(again.text, /Note:/);
   });
@@ -227,7 +250,10 @@ describe('reliability', () => {
     );
     const results = await Promise.all(calls);
     results.forEach((r, i) => assert.match(r.text, new RegExp(`\`\`\`json\\n${i}\\n\`\`\``)));
-    assert.deepEqual(order, Array.from({length: 1000}, (_, i) => i));
+    assert.deepEqual(
+      order,
+      Array.from({length: 1000}, (_, i) => i),
+    );
     await alive();
     // Memory comes back: well under double the baseline once the burst is over.
     const rssAfter = rss(mcp.pid);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {after, before, describe, it} from 'node:test';
+import {pathToFileURL} from 'node:url';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
@@ -34,7 +34,9 @@ describe('evaluate_script, take_screenshot, resize_page', () => {
   it('returns JSON of sync and async functions', async () => {
     const r = await mcp.call('evaluate_script', {function: '() => ({a: 1, b: [document.title]})'});
     assert.equal(r.text, 'Script ran on page and returned:\n```json\n{"a":1,"b":["App"]}\n```');
-    const a = await mcp.call('evaluate_script', {function: 'async () => { await new Promise(r => setTimeout(r, 10)); return 7; }'});
+    const a = await mcp.call('evaluate_script', {
+      function: 'async () => { await new Promise(r => setTimeout(r, 10)); return 7; }',
+    });
     assert.match(a.text, /```json\n7\n```/);
   });
 
@@ -59,7 +61,9 @@ describe('evaluate_script, take_screenshot, resize_page', () => {
   });
 
   it('reports a navigation the script caused', async () => {
-    const r = await mcp.call('evaluate_script', {function: '() => { document.querySelector("#go").click(); return 1; }'});
+    const r = await mcp.call('evaluate_script', {
+      function: '() => { document.querySelector("#go").click(); return 1; }',
+    });
     assert.equal(r.isError, false, r.text);
     assert.match(r.text, /Page navigated to http:\/\/127\.0\.0\.1:\d+\/next\./);
     const title = await mcp.call('evaluate_script', {function: '() => document.title'});
@@ -69,7 +73,8 @@ describe('evaluate_script, take_screenshot, resize_page', () => {
 
   it('waits for DOM changes the script starts to settle', async () => {
     const r = await mcp.call('evaluate_script', {
-      function: '() => { let i = 0; const t = setInterval(() => { document.body.append(String(i)); if (++i === 5) clearInterval(t); }, 10); return "started"; }',
+      function:
+        '() => { let i = 0; const t = setInterval(() => { document.body.append(String(i)); if (++i === 5) clearInterval(t); }, 10); return "started"; }',
     });
     assert.match(r.text, /"started"/);
     const count = await mcp.call('evaluate_script', {function: '() => document.body.lastChild.textContent'});
@@ -89,7 +94,12 @@ describe('evaluate_script, take_screenshot, resize_page', () => {
     const png = await mcp.call('take_screenshot', {});
     assert.equal(png.text, "Took a screenshot of the current page's viewport.");
     assert.equal(png.images[0]?.mimeType, 'image/png');
-    assert.equal(Buffer.from(png.images[0]?.data ?? '', 'base64').subarray(1, 4).toString(), 'PNG');
+    assert.equal(
+      Buffer.from(png.images[0]?.data ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+      'PNG',
+    );
     const full = await mcp.call('take_screenshot', {fullPage: true, format: 'jpeg', quality: 50});
     assert.equal(full.text, 'Took a screenshot of the full current page.');
     const jpeg = Buffer.from(full.images[0]?.data ?? '', 'base64');

@@ -5,8 +5,8 @@ import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {uidOf} from '../../src/testing/snapshotText.js';
 
 const GOLDEN_PAGE = `<!doctype html><title>Golden</title><main><h1>Hello</h1><p>Some text</p><a href="/next">Next</a>
 <button disabled>Off</button><input aria-label="Name" value="v"><input type="checkbox" aria-label="Ok" checked>
@@ -75,7 +75,8 @@ describe('take_snapshot', () => {
   it('keeps uids of nodes that still exist and mints new ones for new nodes', async () => {
     await mcp.call('evaluate_script', {
       pageId: 1,
-      function: '() => { const b = document.createElement("button"); b.textContent = "Added"; document.querySelector("main").prepend(b); }',
+      function:
+        '() => { const b = document.createElement("button"); b.textContent = "Added"; document.querySelector("main").prepend(b); }',
     });
     const r = await mcp.call('take_snapshot', {pageId: 1});
     assert.match(r.text, /uid=1_4 link "Next"/);
@@ -113,11 +114,17 @@ describe('take_snapshot', () => {
     // The list re-rendered: the old button is gone, and the uid never resolves to another element.
     const stale = await mcp.call('click', {pageId: 1, uid: alpha});
     assert.equal(stale.isError, true);
-    assert.match(stale.text, new RegExp(`Error: Element with uid ${alpha} no longer exists on the page\\. Take a new snapshot`));
+    assert.match(
+      stale.text,
+      new RegExp(`Error: Element with uid ${alpha} no longer exists on the page\\. Take a new snapshot`),
+    );
     const second = await mcp.call('take_snapshot', {pageId: 1});
     assert.match(second.text, /button "gamma"/);
     const older = await mcp.call('click', {pageId: 1, uid: alpha});
-    assert.match(older.text, new RegExp(`Error: Element uid "${alpha}" not found on page 1\\. It is from an older snapshot`));
+    assert.match(
+      older.text,
+      new RegExp(`Error: Element uid "${alpha}" not found on page 1\\. It is from an older snapshot`),
+    );
     const unknown = await mcp.call('hover', {pageId: 1, uid: '999_1'});
     assert.equal(unknown.text, 'Error: Element uid "999_1" not found on page 1.');
   });
@@ -126,7 +133,10 @@ describe('take_snapshot', () => {
     await mcp.call('evaluate_script', {pageId: 1, function: "() => setTimeout(() => render(['late']), 50)"});
     const r = await mcp.call('wait_for', {pageId: 1, text: ['late']});
     assert.equal(r.isError, false, r.text);
-    assert.match(r.text, /^Element matching one of \["late"\] found\.\n## Latest page snapshot\nuid=\d+_0 RootWebArea "List"/);
+    assert.match(
+      r.text,
+      /^Element matching one of \["late"\] found\.\n## Latest page snapshot\nuid=\d+_0 RootWebArea "List"/,
+    );
     assert.match(r.text, /button "late"/);
   });
 
@@ -144,7 +154,10 @@ describe('take_snapshot', () => {
     });
     const r = await mcp.call('click_at', {pageId: 1, x: 20, y: 20, dblClick: true});
     assert.equal(r.text, 'Successfully double clicked at the coordinates');
-    const check = await mcp.call('evaluate_script', {pageId: 1, function: '() => document.getElementById("at").textContent'});
+    const check = await mcp.call('evaluate_script', {
+      pageId: 1,
+      function: '() => document.getElementById("at").textContent',
+    });
     assert.match(check.text, /"dbl"/);
   });
 

@@ -14,8 +14,16 @@ describe('URL policy, header redaction and category flags', () => {
     fixtures = await new FixtureServer().start();
     other = await new FixtureServer().start();
     fixtures.route('/secret.json', {headers: {'content-type': 'application/json'}, body: '{"secret":true}'});
-    fixtures.route('/ok.json', {headers: {'content-type': 'application/json', 'set-cookie': 'session=abc123'}, body: '{"ok":true}'});
-    other.html('/frame', '<!doctype html><script>fetch("' + fixtures.url('/secret.json') + '").then(() => console.log("frame fetched"), () => console.log("frame blocked"))</script>');
+    fixtures.route('/ok.json', {
+      headers: {'content-type': 'application/json', 'set-cookie': 'session=abc123'},
+      body: '{"ok":true}',
+    });
+    other.html(
+      '/frame',
+      '<!doctype html><script>fetch("' +
+        fixtures.url('/secret.json') +
+        '").then(() => console.log("frame fetched"), () => console.log("frame blocked"))</script>',
+    );
     fixtures.html(
       '/page',
       `<!doctype html><title>policy</title><iframe src="${other.url('/frame').replace('127.0.0.1', 'localhost')}"></iframe><script>
@@ -27,7 +35,14 @@ describe('URL policy, header redaction and category flags', () => {
       </script>`,
     );
     mcp = await startServer({
-      args: ['--blockedUrlPattern', '*://*:*/secret.json', '--blockedUrlPattern', `http://127.0.0.1:${fixtures.port}/forbidden*`, '--redactNetworkHeaders', '--categoryEmulation=false'],
+      args: [
+        '--blockedUrlPattern',
+        '*://*:*/secret.json',
+        '--blockedUrlPattern',
+        `http://127.0.0.1:${fixtures.port}/forbidden*`,
+        '--redactNetworkHeaders',
+        '--categoryEmulation=false',
+      ],
     });
     const nav = await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/page')});
     assert.equal(nav.isError, false, nav.text);
@@ -53,7 +68,12 @@ describe('URL policy, header redaction and category flags', () => {
     const url = fixtures.url('/forbidden/page');
     const r = await mcp.call('navigate_page', {pageId: 1, url});
     assert.equal(r.isError, false);
-    assert.match(r.text, new RegExp(`^Unable to navigate in the selected page: Navigation to ${url.replace(/[.]/g, '\\.')} is blocked by blocklist/allowlist rules\\.`));
+    assert.match(
+      r.text,
+      new RegExp(
+        `^Unable to navigate in the selected page: Navigation to ${url.replace(/[.]/g, '\\.')} is blocked by blocklist/allowlist rules\\.`,
+      ),
+    );
     const opened = await mcp.call('new_page', {url});
     assert.equal(opened.isError, true);
     assert.match(opened.text, /Error: Navigation to .* is blocked by blocklist\/allowlist rules$/);
@@ -94,7 +114,10 @@ describe('--categoryNetwork=false and invalid URL patterns', () => {
   });
 
   it('refuses to start with an invalid URL pattern', () => {
-    const result = spawnSync(process.execPath, [SERVER_BIN, '--blockedUrlPattern', 'https://exa mple.com/*'], {encoding: 'utf8', timeout: 20_000});
+    const result = spawnSync(process.execPath, [SERVER_BIN, '--blockedUrlPattern', 'https://exa mple.com/*'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--blockedUrlPattern "https:\/\/exa mple\.com\/\*" is not a valid URL pattern/);
   });

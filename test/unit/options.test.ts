@@ -38,7 +38,10 @@ describe('parseConfig', () => {
 
   it('explains bad values and combinations', () => {
     assert.throws(() => parseConfig(['--viewport', 'wide']), /--viewport must look like 1280x720, not "wide"/);
-    assert.throws(() => parseConfig(['--browserUrl', 'x', '--wsEndpoint', 'ws://a']), /either --browserUrl or --wsEndpoint/);
+    assert.throws(
+      () => parseConfig(['--browserUrl', 'x', '--wsEndpoint', 'ws://a']),
+      /either --browserUrl or --wsEndpoint/,
+    );
     assert.throws(() => parseConfig(['--browserUrl', 'localhost:9222']), /must be an http\(s\) URL/);
     assert.throws(() => parseConfig(['--wsEndpoint', 'ws://a', '--wsHeaders', '[1]']), /must be a JSON object/);
     assert.throws(() => parseConfig(['--wsHeaders', '{"a":"b"}']), /--wsHeaders goes with --wsEndpoint/);
@@ -50,7 +53,12 @@ describe('parseConfig', () => {
   });
 
   it('parses ws headers into strings', () => {
-    const c = parseConfig(['--wsEndpoint', 'ws://h/devtools/browser/x', '--wsHeaders', '{"Authorization":"Bearer t","n":1}']);
+    const c = parseConfig([
+      '--wsEndpoint',
+      'ws://h/devtools/browser/x',
+      '--wsHeaders',
+      '{"Authorization":"Bearer t","n":1}',
+    ]);
     assert.deepEqual(c.wsHeaders, {Authorization: 'Bearer t', n: '1'});
   });
 

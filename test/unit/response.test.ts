@@ -29,13 +29,20 @@ describe('response formatting', () => {
       'alert: Hi.',
       'Call handle_dialog to handle it before continuing.',
     ]);
-    assert.equal(formatDialog({type: 'prompt', message: 'Name?', defaultPrompt: 'x'})[1], 'prompt: Name? (default value: "x").');
+    assert.equal(
+      formatDialog({type: 'prompt', message: 'Name?', defaultPrompt: 'x'})[1],
+      'prompt: Name? (default value: "x").',
+    );
   });
 
   it('paginates as the reference does', () => {
     const items = Array.from({length: 45}, (_, i) => i);
     assert.deepEqual(paginate(items, undefined, undefined).lines, ['Showing 1-45 of 45 (Page 1 of 1).']);
-    assert.deepEqual(paginate(items, 20, 1).lines, ['Showing 21-40 of 45 (Page 2 of 3).', 'Next page: 2', 'Previous page: 0']);
+    assert.deepEqual(paginate(items, 20, 1).lines, [
+      'Showing 21-40 of 45 (Page 2 of 3).',
+      'Next page: 2',
+      'Previous page: 0',
+    ]);
     assert.deepEqual(paginate(items, 20, 2).items, [40, 41, 42, 43, 44]);
     assert.deepEqual(paginate(items, 20, 9).lines, [
       'Invalid page number provided. Showing first page.',

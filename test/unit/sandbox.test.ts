@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import {mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {after, before, describe, it} from 'node:test';
+import {pathToFileURL} from 'node:url';
 
 import {canonicalPath, PathSandbox, withExtension} from '../../src/util/sandbox.js';
 
@@ -56,7 +56,10 @@ describe('PathSandbox', () => {
   });
 
   it('rejects traversal out of a root', async () => {
-    await assert.rejects(sandbox().validate(join(root, 'sub', '..', '..', 'evil.txt')), /Access denied: path .* is not within any of the configured workspace roots/);
+    await assert.rejects(
+      sandbox().validate(join(root, 'sub', '..', '..', 'evil.txt')),
+      /Access denied: path .* is not within any of the configured workspace roots/,
+    );
   });
 
   it('rejects a symlink that leads outside', async () => {

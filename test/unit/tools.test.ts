@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
 import {BrowserManager} from '../../src/browser/BrowserManager.js';
-import {DEFAULT_CONFIG, parseConfig, type Config} from '../../src/cli/options.js';
+import {type Config, DEFAULT_CONFIG, parseConfig} from '../../src/cli/options.js';
 import {Pipeline} from '../../src/server/pipeline.js';
 import {createTools} from '../../src/tools/registry.js';
 import {PathSandbox} from '../../src/util/sandbox.js';
@@ -21,7 +21,10 @@ describe('tool registry', () => {
 
   it('sorts tools by name and has unique snake_case names', () => {
     const names = tools.map(t => t.tool.name);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
     assert.equal(new Set(names).size, names.length);
     for (const name of names) {
       assert.match(name, /^[a-z][a-z0-9_]*$/);
@@ -52,11 +55,29 @@ describe('tool registry', () => {
   });
 
   it('matches the parameter shapes of chrome-devtools-mcp 1.11', () => {
-    const shape = (name: string) => Object.keys((tools.find(t => t.tool.name === name)?.inputSchema['properties'] ?? {}) as object).sort();
-    assert.deepEqual(shape('navigate_page'), ['handleBeforeUnload', 'ignoreCache', 'initScript', 'pageId', 'timeout', 'type', 'url']);
+    const shape = (name: string) =>
+      Object.keys(tools.find(t => t.tool.name === name)?.inputSchema['properties'] ?? {}).sort();
+    assert.deepEqual(shape('navigate_page'), [
+      'handleBeforeUnload',
+      'ignoreCache',
+      'initScript',
+      'pageId',
+      'timeout',
+      'type',
+      'url',
+    ]);
     assert.deepEqual(shape('new_page'), ['background', 'isolatedContext', 'timeout', 'url']);
     assert.deepEqual(shape('take_screenshot'), ['filePath', 'format', 'fullPage', 'pageId', 'quality', 'uid']);
-    assert.deepEqual(shape('evaluate_script'), ['args', 'dialogAction', 'filePath', 'format', 'function', 'pageId', 'sourcePath', 'waitForStableDom']);
+    assert.deepEqual(shape('evaluate_script'), [
+      'args',
+      'dialogAction',
+      'filePath',
+      'format',
+      'function',
+      'pageId',
+      'sourcePath',
+      'waitForStableDom',
+    ]);
     assert.deepEqual(shape('wait_for'), ['pageId', 'text', 'timeout']);
     assert.deepEqual(shape('select_page'), ['bringToFront', 'pageId']);
   });
@@ -64,7 +85,10 @@ describe('tool registry', () => {
   it('hides disabled categories and says which flag enables them', async () => {
     const config = parseConfig(['--categoryEmulation=false']);
     const p = pipeline(config);
-    assert.equal(p.listed().some(t => t.tool.name === 'resize_page'), false);
+    assert.equal(
+      p.listed().some(t => t.tool.name === 'resize_page'),
+      false,
+    );
     const r = await p.call('resize_page', {pageId: 1, width: 1, height: 1});
     assert.equal(r.isError, true);
     assert.equal(
@@ -85,13 +109,19 @@ describe('pipeline argument checks (no browser needed)', () => {
       'Unknown argument for tool "select_page": "bogus". Expected arguments: "pageId", "bringToFront". Remove it and retry.',
     );
     const many = await p.call('list_pages', {a: 1, b: 2});
-    assert.equal(many.text, 'Unknown arguments for tool "list_pages": "a", "b". This tool does not accept any arguments. Remove them and retry.');
+    assert.equal(
+      many.text,
+      'Unknown arguments for tool "list_pages": "a", "b". This tool does not accept any arguments. Remove them and retry.',
+    );
   });
 
   it('names the parameter in validation errors', async () => {
     const r = await p.call('new_page', {url: 5});
     assert.equal(r.isError, true);
-    assert.match(r.text, /^Invalid arguments for tool "new_page": "url": Invalid type: Expected string but received 5\. Fix it and retry\.$/);
+    assert.match(
+      r.text,
+      /^Invalid arguments for tool "new_page": "url": Invalid type: Expected string but received 5\. Fix it and retry\.$/,
+    );
     const missing = await p.call('select_page', {});
     assert.match(missing.text, /"pageId" is required\. Fix it and retry\./);
     const enumBad = await p.call('take_screenshot', {pageId: 1, format: 'gif'});

@@ -1,7 +1,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {aggregationKey, describeIssue, issueDetails, issueVariants} from './issues.js';
-import {NavigationBuckets, type Identified} from './NavigationBuckets.js';
+import {type Identified, NavigationBuckets} from './NavigationBuckets.js';
 
 type RemoteObject = Protocol.Runtime.RemoteObject;
 type StackTrace = Protocol.Runtime.StackTrace;
@@ -79,7 +79,11 @@ export function argumentText(arg: RemoteObject): string {
     return `[${arg.subtype || arg.type} ${arg.className}]`;
   }
   if (arg.unserializableValue !== undefined) {
-    return arg.type === 'bigint' ? arg.unserializableValue.replace(/n$/, '') : arg.unserializableValue === '-0' ? '0' : arg.unserializableValue;
+    return arg.type === 'bigint'
+      ? arg.unserializableValue.replace(/n$/, '')
+      : arg.unserializableValue === '-0'
+        ? '0'
+        : arg.unserializableValue;
   }
   if (arg.value === undefined || arg.value === null) {
     return '';
@@ -122,12 +126,23 @@ function cut(text: string): string {
 /** Keeps what formatting needs of an argument; previews and function sources are dropped. */
 function slimObject(arg: RemoteObject): RemoteObject {
   const slim: RemoteObject = {type: arg.type};
-  if (arg.subtype !== undefined) slim.subtype = arg.subtype;
-  if (arg.className !== undefined) slim.className = arg.className;
-  if (arg.objectId !== undefined) slim.objectId = arg.objectId;
-  if (arg.unserializableValue !== undefined) slim.unserializableValue = arg.unserializableValue;
+  if (arg.subtype !== undefined) {
+    slim.subtype = arg.subtype;
+  }
+  if (arg.className !== undefined) {
+    slim.className = arg.className;
+  }
+  if (arg.objectId !== undefined) {
+    slim.objectId = arg.objectId;
+  }
+  if (arg.unserializableValue !== undefined) {
+    slim.unserializableValue = arg.unserializableValue;
+  }
   if (arg.value !== undefined) {
-    slim.value = typeof arg.value === 'string' && arg.value.length > MAX_TEXT_CHARS ? arg.value.slice(0, MAX_TEXT_CHARS) : arg.value;
+    slim.value =
+      typeof arg.value === 'string' && arg.value.length > MAX_TEXT_CHARS
+        ? arg.value.slice(0, MAX_TEXT_CHARS)
+        : arg.value;
   }
   if (arg.subtype === 'error' && arg.description !== undefined) {
     slim.description = arg.description.slice(0, MAX_TEXT_CHARS);

@@ -120,10 +120,7 @@ export class NavigationBuckets<T extends Identified> {
     let drop = 0;
     let bytes = bucket.bytes;
     const {items} = bucket;
-    while (
-      items.length - drop > 1 &&
-      (items.length - drop > this.limits.maxItems || bytes > this.limits.maxBytes)
-    ) {
+    while (items.length - drop > 1 && (items.length - drop > this.limits.maxItems || bytes > this.limits.maxBytes)) {
       bytes -= items[drop]?.approxBytes ?? 0;
       drop++;
     }

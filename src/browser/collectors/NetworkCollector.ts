@@ -1,6 +1,6 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
-import {NavigationBuckets, type Identified} from './NavigationBuckets.js';
+import {type Identified, NavigationBuckets} from './NavigationBuckets.js';
 
 /** Requests kept per navigation (as the reference). */
 export const MAX_REQUESTS_PER_NAVIGATION = 1_000;
@@ -103,7 +103,9 @@ export class NetworkCollector {
       session.on('Network.requestWillBeSentExtraInfo', e => this.#onRequestExtra(key(e.requestId), e.headers)),
       session.on('Network.responseReceived', e => this.#onResponse(key(e.requestId), e)),
       session.on('Network.responseReceivedExtraInfo', e => this.#onResponseExtra(key(e.requestId), e.headers)),
-      session.on('Network.loadingFinished', e => this.#onDone(key(e.requestId), e.timestamp, undefined, e.encodedDataLength)),
+      session.on('Network.loadingFinished', e =>
+        this.#onDone(key(e.requestId), e.timestamp, undefined, e.encodedDataLength),
+      ),
       session.on('Network.loadingFailed', e =>
         this.#onDone(key(e.requestId), e.timestamp, e.errorText || blockedText(e.blockedReason), undefined),
       ),
@@ -183,7 +185,10 @@ export class NetworkCollector {
     let chain: NetworkRecord[] = [];
     if (previous && e.redirectResponse) {
       // The previous hop ends with the redirect response; its extra info may still come.
-      previous.response = toResponse(e.redirectResponse, previous.response?.headers ?? lowerCaseHeaders(e.redirectResponse.headers));
+      previous.response = toResponse(
+        e.redirectResponse,
+        previous.response?.headers ?? lowerCaseHeaders(e.redirectResponse.headers),
+      );
       previous.timing.responseMs ??= e.timestamp * 1000;
       previous.timing.endMs = e.timestamp * 1000;
       previous.finished = true;
@@ -262,7 +267,9 @@ export class NetworkCollector {
   #onResponseExtra(key: string, headers: Protocol.Network.Headers): void {
     const record = this.#active.get(key) ?? this.#recent.get(key);
     const lowered = lowerCaseHeaders(headers);
-    const target = record ? [...record.redirectChain, record].find(hop => !hop.gotResponseExtra && hop.response) : undefined;
+    const target = record
+      ? [...record.redirectChain, record].find(hop => !hop.gotResponseExtra && hop.response)
+      : undefined;
     if (target) {
       applyResponseExtra(target, lowered);
       return;

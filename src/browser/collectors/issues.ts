@@ -16,7 +16,8 @@ type Details = Record<string, unknown>;
 const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<IssueText>>}> = {
   CookieIssue: {
     title: 'A cookie was blocked or will be blocked',
-    explanation: 'The browser rejected or restricted a cookie because of its SameSite, Secure, Partitioned or domain attributes. Check the Set-Cookie header of the affected request.',
+    explanation:
+      'The browser rejected or restricted a cookie because of its SameSite, Secure, Partitioned or domain attributes. Check the Set-Cookie header of the affected request.',
     variants: {
       ExcludeSameSiteUnspecifiedTreatedAsLax: {title: 'Cookie without SameSite was treated as SameSite=Lax'},
       ExcludeSameSiteNoneInsecure: {title: 'SameSite=None cookie was rejected because it is not Secure'},
@@ -29,11 +30,13 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
   },
   MixedContentIssue: {
     title: 'Insecure content loaded on a secure page',
-    explanation: 'An HTTPS page requested an HTTP resource. Browsers upgrade or block such requests; serve the resource over HTTPS.',
+    explanation:
+      'An HTTPS page requested an HTTP resource. Browsers upgrade or block such requests; serve the resource over HTTPS.',
   },
   BlockedByResponseIssue: {
     title: 'A resource was blocked by its response headers',
-    explanation: 'The response carried a Cross-Origin-Resource-Policy, Cross-Origin-Embedder-Policy or Cross-Origin-Opener-Policy that forbids this use. Adjust the headers on the server or the way the resource is embedded.',
+    explanation:
+      'The response carried a Cross-Origin-Resource-Policy, Cross-Origin-Embedder-Policy or Cross-Origin-Opener-Policy that forbids this use. Adjust the headers on the server or the way the resource is embedded.',
   },
   HeavyAdIssue: {
     title: 'An ad frame used too many resources and was removed',
@@ -41,7 +44,8 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
   },
   ContentSecurityPolicyIssue: {
     title: 'Content Security Policy blocked a resource',
-    explanation: "The page's Content-Security-Policy refused a script, style, frame, eval or other resource. Either change the policy or stop loading the resource.",
+    explanation:
+      "The page's Content-Security-Policy refused a script, style, frame, eval or other resource. Either change the policy or stop loading the resource.",
     variants: {
       kInlineViolation: {title: 'Content Security Policy blocked an inline script or style'},
       kEvalViolation: {title: 'Content Security Policy blocked eval'},
@@ -52,11 +56,13 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
   },
   SharedArrayBufferIssue: {
     title: 'SharedArrayBuffer needs cross-origin isolation',
-    explanation: 'SharedArrayBuffer is only available when the page is cross-origin isolated (COOP: same-origin and COEP: require-corp or credentialless).',
+    explanation:
+      'SharedArrayBuffer is only available when the page is cross-origin isolated (COOP: same-origin and COEP: require-corp or credentialless).',
   },
   CorsIssue: {
     title: 'A cross-origin request was blocked by CORS',
-    explanation: 'The server did not allow this cross-origin request: a missing or wrong Access-Control-Allow-* header, a failed preflight, or a credentials mismatch. Fix the CORS headers on the server.',
+    explanation:
+      'The server did not allow this cross-origin request: a missing or wrong Access-Control-Allow-* header, a failed preflight, or a credentials mismatch. Fix the CORS headers on the server.',
     variants: {
       PreflightMissingAllowOriginHeader: {title: 'CORS preflight response has no Access-Control-Allow-Origin header'},
       MissingAllowOriginHeader: {title: 'CORS response has no Access-Control-Allow-Origin header'},
@@ -68,7 +74,8 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
   },
   QuirksModeIssue: {
     title: 'Page is rendered in quirks mode',
-    explanation: 'The document has no (or a legacy) doctype, so the browser uses quirks-mode layout. Start the document with <!DOCTYPE html>.',
+    explanation:
+      'The document has no (or a legacy) doctype, so the browser uses quirks-mode layout. Start the document with <!DOCTYPE html>.',
   },
   PartitioningBlobURLIssue: {
     title: 'A blob URL from another partition was blocked',
@@ -76,33 +83,73 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
   },
   NavigatorUserAgentIssue: {
     title: 'Page reads the reduced user agent string',
-    explanation: 'navigator.userAgent, appVersion or platform were read; their values are reduced. Use User-Agent Client Hints for detailed information.',
+    explanation:
+      'navigator.userAgent, appVersion or platform were read; their values are reduced. Use User-Agent Client Hints for detailed information.',
   },
   GenericIssue: {
     title: 'The page has a problem',
     explanation: 'Chrome reported a problem with this page.',
     variants: {
-      FormLabelForNameError: {title: 'A form label refers to a field by name instead of id', explanation: "A <label for> must match the id of a form field, not its name."},
-      FormDuplicateIdForInputError: {title: 'Form fields share the same id', explanation: 'Several form fields have the same id, which breaks labels and autofill. Make ids unique.'},
-      FormInputWithNoLabelError: {title: 'A form field has no label', explanation: 'A form field has neither an id nor a name, and no associated label. Add a <label> or aria-label.'},
-      FormAutocompleteAttributeEmptyError: {title: 'A form field has an empty autocomplete attribute', explanation: 'An empty autocomplete attribute is invalid; remove it or give it a valid token.'},
-      FormEmptyIdAndNameAttributesForInputError: {title: 'A form field has neither id nor name', explanation: 'Without an id or name, autofill and form submission cannot identify the field.'},
-      FormAriaLabelledByToNonExistingIdError: {title: 'aria-labelledby refers to a missing id', explanation: 'aria-labelledby names an element id that does not exist.'},
-      FormInputAssignedAutocompleteValueToIdOrNameAttributeError: {title: 'A form field uses an autocomplete value as its id or name', explanation: 'Use the autocomplete attribute for autofill hints instead of the id or name.'},
-      FormLabelHasNeitherForNorNestedInputError: {title: 'A form label has neither a for attribute nor a nested field', explanation: 'A <label> should either wrap its field or point to it with for=.'},
-      FormLabelForMatchesNonExistingIdError: {title: 'A form label refers to a missing id', explanation: 'The for attribute of a <label> names an id that no form field has.'},
-      FormInputHasWrongButWellIntendedAutocompleteValueError: {title: 'A form field has a misspelled autocomplete value', explanation: 'The autocomplete value is not a valid token; check its spelling.'},
-      ResponseWasBlockedByORB: {title: 'A response was blocked by Opaque Response Blocking', explanation: 'A cross-origin no-cors response looked like data (JSON, HTML…) rather than an image, script or media file, so it was blocked.'},
-      NavigationEntryMarkedSkippable: {title: 'A history entry was marked skippable', explanation: 'The page added a history entry without a user gesture; the back button will skip it.'},
+      FormLabelForNameError: {
+        title: 'A form label refers to a field by name instead of id',
+        explanation: 'A <label for> must match the id of a form field, not its name.',
+      },
+      FormDuplicateIdForInputError: {
+        title: 'Form fields share the same id',
+        explanation: 'Several form fields have the same id, which breaks labels and autofill. Make ids unique.',
+      },
+      FormInputWithNoLabelError: {
+        title: 'A form field has no label',
+        explanation: 'A form field has neither an id nor a name, and no associated label. Add a <label> or aria-label.',
+      },
+      FormAutocompleteAttributeEmptyError: {
+        title: 'A form field has an empty autocomplete attribute',
+        explanation: 'An empty autocomplete attribute is invalid; remove it or give it a valid token.',
+      },
+      FormEmptyIdAndNameAttributesForInputError: {
+        title: 'A form field has neither id nor name',
+        explanation: 'Without an id or name, autofill and form submission cannot identify the field.',
+      },
+      FormAriaLabelledByToNonExistingIdError: {
+        title: 'aria-labelledby refers to a missing id',
+        explanation: 'aria-labelledby names an element id that does not exist.',
+      },
+      FormInputAssignedAutocompleteValueToIdOrNameAttributeError: {
+        title: 'A form field uses an autocomplete value as its id or name',
+        explanation: 'Use the autocomplete attribute for autofill hints instead of the id or name.',
+      },
+      FormLabelHasNeitherForNorNestedInputError: {
+        title: 'A form label has neither a for attribute nor a nested field',
+        explanation: 'A <label> should either wrap its field or point to it with for=.',
+      },
+      FormLabelForMatchesNonExistingIdError: {
+        title: 'A form label refers to a missing id',
+        explanation: 'The for attribute of a <label> names an id that no form field has.',
+      },
+      FormInputHasWrongButWellIntendedAutocompleteValueError: {
+        title: 'A form field has a misspelled autocomplete value',
+        explanation: 'The autocomplete value is not a valid token; check its spelling.',
+      },
+      ResponseWasBlockedByORB: {
+        title: 'A response was blocked by Opaque Response Blocking',
+        explanation:
+          'A cross-origin no-cors response looked like data (JSON, HTML…) rather than an image, script or media file, so it was blocked.',
+      },
+      NavigationEntryMarkedSkippable: {
+        title: 'A history entry was marked skippable',
+        explanation: 'The page added a history entry without a user gesture; the back button will skip it.',
+      },
     },
   },
   DeprecationIssue: {
     title: 'The page uses a deprecated feature',
-    explanation: 'A web platform feature the page uses is deprecated and will be removed. The detail names the feature.',
+    explanation:
+      'A web platform feature the page uses is deprecated and will be removed. The detail names the feature.',
   },
   ClientHintIssue: {
     title: 'Client hints were not delegated correctly',
-    explanation: 'A Permissions-Policy or meta tag for User-Agent Client Hints is malformed or used where it has no effect.',
+    explanation:
+      'A Permissions-Policy or meta tag for User-Agent Client Hints is malformed or used where it has no effect.',
   },
   FederatedAuthRequestIssue: {
     title: 'A FedCM sign-in request failed',
@@ -134,7 +181,8 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
   },
   ElementAccessibilityIssue: {
     title: 'An element has an accessibility problem',
-    explanation: 'An element is used in a way assistive technology cannot handle (e.g. invalid children of a <select>).',
+    explanation:
+      'An element is used in a way assistive technology cannot handle (e.g. invalid children of a <select>).',
   },
   SRIMessageSignatureIssue: {
     title: 'A response signature check failed',
@@ -179,7 +227,16 @@ const ISSUE_TEXT: Record<string, IssueText & {variants?: Record<string, Partial<
 };
 
 /** Keys whose string values tell apart kinds of the same issue code. */
-const VARIANT_KEYS = ['errorType', 'violationType', 'reason', 'type', 'resolutionStatus', 'corsError', 'cookieExclusionReasons', 'cookieWarningReasons'];
+const VARIANT_KEYS = [
+  'errorType',
+  'violationType',
+  'reason',
+  'type',
+  'resolutionStatus',
+  'corsError',
+  'cookieExclusionReasons',
+  'cookieWarningReasons',
+];
 
 /** The detail object of an issue (the single `<x>IssueDetails` field). */
 export function issueDetails(issue: Protocol.Audits.InspectorIssue): Details {

@@ -1,15 +1,30 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {formatConsoleDetail, formatConsoleList, formatIssueDetail, formatStack, type SymbolizedStack} from '../../../src/response/formatConsole.js';
+import {
+  formatConsoleDetail,
+  formatConsoleList,
+  formatIssueDetail,
+  formatStack,
+  type SymbolizedStack,
+} from '../../../src/response/formatConsole.js';
 
 const stack: SymbolizedStack = {
   fragments: [
-    {description: undefined, frames: [{functionName: 'bar', location: 'main.ts:3:9'}, {functionName: '', location: 'main.ts:10:1'}]},
+    {
+      description: undefined,
+      frames: [
+        {functionName: 'bar', location: 'main.ts:3:9'},
+        {functionName: '', location: 'main.ts:10:1'},
+      ],
+    },
     {description: 'setTimeout', frames: [{functionName: 'schedule', location: 'util.ts:5:2'}]},
     {description: 'Promise.then', frames: []},
   ],
-  cause: {message: 'TypeError: inner', stack: {fragments: [{description: undefined, frames: [{functionName: 'compute', location: undefined}]}]}},
+  cause: {
+    message: 'TypeError: inner',
+    stack: {fragments: [{description: undefined, frames: [{functionName: 'compute', location: undefined}]}]},
+  },
 };
 
 describe('formatConsole', () => {
@@ -62,8 +77,20 @@ msgid=6 [issue] A cross-origin request was blocked by CORS (count: 2)`,
   });
 
   it('indents list stacks and ends with the list note', () => {
-    const lines = formatConsoleList([{id: 7, type: 'log', text: 'x', argsCount: 1, stack: {fragments: [{description: undefined, frames: [{functionName: 'f', location: 'a.js:1:2'}]}]}}]);
-    assert.deepEqual(lines.slice(2), ['msgid=7 [log] x (1 args)', '  at f (a.js:1:2)', 'Note: stack trace line and column numbers use 1-based indexing']);
+    const lines = formatConsoleList([
+      {
+        id: 7,
+        type: 'log',
+        text: 'x',
+        argsCount: 1,
+        stack: {fragments: [{description: undefined, frames: [{functionName: 'f', location: 'a.js:1:2'}]}]},
+      },
+    ]);
+    assert.deepEqual(lines.slice(2), [
+      'msgid=7 [log] x (1 args)',
+      '  at f (a.js:1:2)',
+      'Note: stack trace line and column numbers use 1-based indexing',
+    ]);
   });
 
   it('says when there are no messages', () => {
@@ -76,7 +103,13 @@ msgid=6 [issue] A cross-origin request was blocked by CORS (count: 2)`,
         id: 1,
         type: 'log',
         text: 'An error happened: Error: b00m!',
-        args: ['An error happened:', {message: 'Error: b00m!', stack: {fragments: [{description: undefined, frames: [{functionName: 'bar', location: 'main.js:3:9'}]}]}}],
+        args: [
+          'An error happened:',
+          {
+            message: 'Error: b00m!',
+            stack: {fragments: [{description: undefined, frames: [{functionName: 'bar', location: 'main.js:3:9'}]}]},
+          },
+        ],
         stack: {fragments: [{description: undefined, frames: [{functionName: 'Iife', location: 'main.js:14:13'}]}]},
       }).join('\n'),
       `ID: 1
@@ -90,12 +123,23 @@ Note: line and column numbers use 1-based indexing
 at Iife (main.js:14:13)
 Note: line and column numbers use 1-based indexing`,
     );
-    assert.equal(formatConsoleDetail({id: 3, type: 'error', text: 'Failed to load resource', args: [], stack: undefined}).join('\n'), 'ID: 3\nMessage: error> Failed to load resource');
+    assert.equal(
+      formatConsoleDetail({id: 3, type: 'error', text: 'Failed to load resource', args: [], stack: undefined}).join(
+        '\n',
+      ),
+      'ID: 3\nMessage: error> Failed to load resource',
+    );
   });
 
   it('formats an issue with its affected resources', () => {
     assert.equal(
-      formatIssueDetail({id: 6, title: 'Page is rendered in quirks mode', explanation: 'Add a doctype.', count: 3, affected: ['url=http://a/ data={}', 'reqid=2 data={"x":1}']}).join('\n'),
+      formatIssueDetail({
+        id: 6,
+        title: 'Page is rendered in quirks mode',
+        explanation: 'Add a doctype.',
+        count: 3,
+        affected: ['url=http://a/ data={}', 'reqid=2 data={"x":1}'],
+      }).join('\n'),
       `ID: 6
 Message: issue> Page is rendered in quirks mode
 

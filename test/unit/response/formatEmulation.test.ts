@@ -54,6 +54,10 @@ describe('paginate', () => {
   });
   it('shows the last page and falls back to the first for an invalid index', () => {
     assert.deepEqual(paginate(items, 20, 2).lines, ['Showing 41-45 of 45 (Page 3 of 3).', 'Previous page: 1']);
-    assert.deepEqual(paginate(items, 20, 3).lines, ['Invalid page number provided. Showing first page.', 'Showing 1-20 of 45 (Page 1 of 3).', 'Next page: 1']);
+    assert.deepEqual(paginate(items, 20, 3).lines, [
+      'Invalid page number provided. Showing first page.',
+      'Showing 1-20 of 45 (Page 1 of 3).',
+      'Next page: 1',
+    ]);
   });
 });

@@ -1,20 +1,38 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {formatNetworkList, formatRequestDetail, formatRequestLine, redactHeaders, requestStatus, truncate} from '../../../src/response/formatNetwork.js';
+import {
+  formatNetworkList,
+  formatRequestDetail,
+  formatRequestLine,
+  redactHeaders,
+  requestStatus,
+  truncate,
+} from '../../../src/response/formatNetwork.js';
 
 describe('formatNetwork', () => {
   it('formats list lines with status, failure or pending, and cuts long URLs', () => {
     assert.equal(requestStatus({status: 302}, undefined), '302');
     assert.equal(requestStatus(undefined, 'net::ERR_FAILED'), 'net::ERR_FAILED');
     assert.equal(requestStatus(undefined, undefined), 'pending');
-    assert.equal(formatRequestLine({id: 3, method: 'GET', url: 'http://x/a', status: '200'}), 'reqid=3 GET http://x/a [200]');
+    assert.equal(
+      formatRequestLine({id: 3, method: 'GET', url: 'http://x/a', status: '200'}),
+      'reqid=3 GET http://x/a [200]',
+    );
     const long = `data:text/plain,${'a'.repeat(300)}`;
-    assert.equal(formatRequestLine({id: 1, method: 'GET', url: long, status: '200'}), `reqid=1 GET ${long.slice(0, 255)}... <truncated> [200]`);
+    assert.equal(
+      formatRequestLine({id: 1, method: 'GET', url: long, status: '200'}),
+      `reqid=1 GET ${long.slice(0, 255)}... <truncated> [200]`,
+    );
   });
 
   it('formats the list with pagination lines', () => {
-    const requests = Array.from({length: 5}, (_, i) => ({id: i + 1, method: 'GET', url: `http://x/${i}`, status: '200'}));
+    const requests = Array.from({length: 5}, (_, i) => ({
+      id: i + 1,
+      method: 'GET',
+      url: `http://x/${i}`,
+      status: '200',
+    }));
     assert.equal(
       formatNetworkList(requests, 2, 1).join('\n'),
       `## Network requests
@@ -25,7 +43,10 @@ reqid=3 GET http://x/2 [200]
 reqid=4 GET http://x/3 [200]`,
     );
     assert.equal(formatNetworkList(requests).join('\n').split('\n')[1], 'Showing 1-5 of 5 (Page 1 of 1).');
-    assert.deepEqual(formatNetworkList(requests, 2, 9).slice(1, 3), ['Invalid page number provided. Showing first page.', 'Showing 1-2 of 5 (Page 1 of 3).']);
+    assert.deepEqual(formatNetworkList(requests, 2, 9).slice(1, 3), [
+      'Invalid page number provided. Showing first page.',
+      'Showing 1-2 of 5 (Page 1 of 3).',
+    ]);
     assert.deepEqual(formatNetworkList([]), ['## Network requests', 'No requests found.']);
   });
 
@@ -59,7 +80,13 @@ reqid=2 GET http://example.com/redirect [302]
   reqid=1 GET http://example.com/first [301]`,
     );
     assert.equal(
-      formatRequestDetail({url: 'http://x/', status: 'net::ERR_FAILED', requestHeaders: {}, failure: 'net::ERR_FAILED', redirectChain: []}).join('\n'),
+      formatRequestDetail({
+        url: 'http://x/',
+        status: 'net::ERR_FAILED',
+        requestHeaders: {},
+        failure: 'net::ERR_FAILED',
+        redirectChain: [],
+      }).join('\n'),
       '## Request http://x/\nStatus: net::ERR_FAILED\n### Request Headers\n### Request failed with\nnet::ERR_FAILED',
     );
   });
@@ -70,12 +97,21 @@ reqid=2 GET http://example.com/redirect [302]
   });
 
   it('redacts every header not on the allow-list', () => {
-    assert.deepEqual(redactHeaders({cookie: 'a=b', authorization: 'Bearer x', 'content-type': 'text/html', 'sec-fetch-mode': 'cors', Host: 'h'}), {
-      cookie: '<redacted>',
-      authorization: '<redacted>',
-      'content-type': 'text/html',
-      'sec-fetch-mode': '<redacted>',
-      Host: 'h',
-    });
+    assert.deepEqual(
+      redactHeaders({
+        cookie: 'a=b',
+        authorization: 'Bearer x',
+        'content-type': 'text/html',
+        'sec-fetch-mode': 'cors',
+        Host: 'h',
+      }),
+      {
+        cookie: '<redacted>',
+        authorization: '<redacted>',
+        'content-type': 'text/html',
+        'sec-fetch-mode': '<redacted>',
+        Host: 'h',
+      },
+    );
   });
 });
