@@ -10,16 +10,17 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers of src/, lowest first. A layer may import only from layers below
  * it and from the leaves; leaves import only other leaves (and protocol types).
- * `input` and `snapshot` sit side by side and do not import each other.
+ * `input`, `snapshot` and `devtools` (DevTools' own models: traces, CSS, heap
+ * snapshots, Lighthouse) sit side by side and do not import each other.
  */
-const LAYERS = ['cdp', 'browser', 'input|snapshot', 'tools', 'server', 'bin'];
+const LAYERS = ['cdp', 'browser', 'input|snapshot|devtools', 'tools', 'server', 'bin'];
 /** Imported by every layer; they import no layer. */
 const LEAVES = ['util', 'response', 'cli'];
 /** Leaf-to-leaf imports that are allowed (cli and response use util). */
 const LEAF_DEPS = {util: [], response: ['util'], cli: ['util']};
 
 /** The layers that may use the CDP layer directly. */
-const CDP_USERS = ['browser', 'input', 'snapshot'];
+const CDP_USERS = ['browser', 'input', 'snapshot', 'devtools'];
 
 /** Packages only one layer may import. */
 const OWNED_PACKAGES = [
@@ -116,7 +117,7 @@ export default tseslint.config(
     ignores: ['src/testing/**'],
     rules: {'no-console': 'error'},
   },
-  ...['cdp', 'browser', 'input', 'snapshot', 'tools', 'server', 'bin', ...LEAVES].map(layerRule),
+  ...['cdp', 'browser', 'input', 'snapshot', 'devtools', 'tools', 'server', 'bin', ...LEAVES].map(layerRule),
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
