@@ -206,7 +206,6 @@ export function parseFlags(argv: string[]): {values: Partial<Record<FlagName, un
       }
       i++;
     }
-    rawName = flag;
     if (spec.type === 'number') {
       const n = Number(inline);
       if (!Number.isFinite(n)) {
@@ -247,7 +246,7 @@ export function parseConfig(argv: string[]): Config {
     try {
       parsed = JSON.parse(wsHeaders);
     } catch (error) {
-      throw new Error(`--wsHeaders must be a JSON object: ${(error as Error).message}`);
+      throw new Error(`--wsHeaders must be a JSON object: ${(error as Error).message}`, {cause: error});
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new Error('--wsHeaders must be a JSON object such as {"Authorization":"Bearer x"}.');
