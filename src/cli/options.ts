@@ -168,7 +168,8 @@ export function parseFlags(argv: string[]): {values: Partial<Record<FlagName, un
       unknown.push(arg);
       continue;
     }
-    let [rawName, inline] = arg.replace(/^--?/, '').split(/=(.*)/s, 2) as [string, string | undefined];
+    const [rawName, given] = arg.replace(/^--?/, '').split(/=(.*)/s, 2) as [string, string | undefined];
+    let inline = given;
     let negated = false;
     let name: string = arg.startsWith('--') ? camel(rawName) : (ALIASES.get(rawName) ?? rawName);
     if (!(name in FLAGS) && name.startsWith('no') && camel(rawName.replace(/^no-?/, '')) !== '') {
