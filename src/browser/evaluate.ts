@@ -1,4 +1,5 @@
 import {CdpTimeoutError} from '../cdp/errors.js';
+import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import {exceptionMessage} from './exceptions.js';
 import type {Page} from './Page.js';
 import {runAndSettle, type SettleResult} from './settle.js';
@@ -29,7 +30,11 @@ export interface EvaluationResult {
  * page exception becomes the error's message; a script that does not finish
  * in time gets an actionable message (it may go on running in the page).
  */
-export async function evaluateInPage(page: Page, request: EvaluationRequest): Promise<EvaluationResult> {
+export async function evaluateInPage(
+  page: Page,
+  request: EvaluationRequest,
+  {signal}: CallControl = NO_CALL_CONTROL,
+): Promise<EvaluationResult> {
   const {code, format} = request;
   const elements = request.uids.length ? await page.resolveElementsForEvaluation(request.uids) : undefined;
   if (format === 'script' && elements) {
@@ -47,7 +52,7 @@ export async function evaluateInPage(page: Page, request: EvaluationRequest): Pr
           awaitPromise: true,
           returnByValue: true,
         },
-        EVALUATE_TIMEOUT_MS,
+        {timeout: EVALUATE_TIMEOUT_MS, signal},
       );
     }
     const expression =
@@ -57,12 +62,13 @@ export async function evaluateInPage(page: Page, request: EvaluationRequest): Pr
     return session.send(
       'Runtime.evaluate',
       {expression, awaitPromise: true, returnByValue: true, userGesture: true},
-      EVALUATE_TIMEOUT_MS,
+      {timeout: EVALUATE_TIMEOUT_MS, signal},
     );
   };
   const {value, settle} = await runAndSettle(page, run, {
     handleDialog: request.dialogAction,
     waitForStableDom: request.waitForStableDom,
+    signal,
   }).catch((error: unknown) => {
     if (error instanceof CdpTimeoutError) {
       throw new Error(

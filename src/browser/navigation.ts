@@ -4,7 +4,8 @@
  * the dialogs they trigger answered by policy and failures returned as text.
  */
 import {CdpTimeoutError} from '../cdp/errors.js';
-import {errorMessage, TimeoutError, withTimeout} from '../util/async.js';
+import {abortable, CancelledError, errorMessage, TimeoutError, withTimeout} from '../util/async.js';
+import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import type {OpenDialog, Page} from './Page.js';
 import {defaultNavigationTimeout, type DialogPolicy, runAndSettle, runNavigation, type SettleResult} from './settle.js';
 
@@ -16,8 +17,10 @@ export async function navigate(
   page: Page,
   url: string,
   options: {timeout?: number; handleDialog?: DialogPolicy},
+  control: CallControl = NO_CALL_CONTROL,
 ): Promise<SettleResult & {error?: string}> {
   const timeout = options.timeout ?? defaultNavigationTimeout(page);
+  const {signal, progress} = control;
   if (!(await page.urlPolicy.isAllowed(url))) {
     return {error: `Navigation to ${url} is blocked by blocklist/allowlist rules`};
   }
@@ -26,12 +29,16 @@ export async function navigate(
     const {settle} = await runAndSettle(
       page,
       async watcher => {
-        const response = await page.session.send('Page.navigate', {url}, timeout);
+        progress(`Navigating to ${url}`);
+        const response = await page.session.send('Page.navigate', {url}, {timeout, signal});
         if (response.errorText) {
           // Chrome commits its error page right after: let it, so that the page
           // list shows where the tab really is (bounded; never an error itself).
           if (response.errorText !== 'net::ERR_ABORTED') {
-            await withTimeout(watcher.finished.promise, ERROR_PAGE_WAIT_MS, 'error page').catch(() => undefined);
+            await abortable(
+              withTimeout(watcher.finished.promise, ERROR_PAGE_WAIT_MS, 'error page').catch(() => undefined),
+              signal,
+            );
           }
           throw new Error(`${response.errorText} at ${url}`);
         }
@@ -46,10 +53,15 @@ export async function navigate(
         navigationMustFinish: true,
         waitForStableDom: false,
         onDialogHandled: (dialog, action) => (handledDialog = {dialog, action}),
+        signal,
+        progress,
       },
     );
     return settle;
   } catch (error) {
+    if (error instanceof CancelledError) {
+      throw error;
+    }
     return {error: asNavigationError(error, timeout), ...(handledDialog ? {handledDialog} : {})};
   }
 }
@@ -85,9 +97,11 @@ export async function performNavigation(
   page: Page,
   request: NavigationRequest,
   options: NavigationOptions,
+  control: CallControl = NO_CALL_CONTROL,
 ): Promise<NavigationOutcome> {
   const timeout = options.timeout ?? defaultNavigationTimeout(page);
   const policy = {beforeunload: options.beforeUnload};
+  const {signal, progress} = control;
   let scriptId: string | undefined;
   if (options.initScript) {
     ({identifier: scriptId} = await page.session.send('Page.addScriptToEvaluateOnNewDocument', {
@@ -98,22 +112,26 @@ export async function performNavigation(
   const onDialogHandled = (dialog: OpenDialog, action: string) => (handledDialog = {dialog, action});
   try {
     if (request.type === 'url') {
-      const result = await navigate(page, request.url, {timeout, handleDialog: policy});
+      const result = await navigate(page, request.url, {timeout, handleDialog: policy}, control);
       handledDialog = result.handledDialog ?? handledDialog;
       return {error: result.error, handledDialog};
     }
     try {
       if (request.type === 'reload') {
-        await runNavigation(page, () => page.session.send('Page.reload', {ignoreCache: request.ignoreCache}, timeout), {
-          timeout,
-          handleDialog: policy,
-          onDialogHandled,
-        });
+        progress('Reloading the page');
+        await runNavigation(
+          page,
+          () => page.session.send('Page.reload', {ignoreCache: request.ignoreCache}, {timeout, signal}),
+          {timeout, handleDialog: policy, onDialogHandled, signal, progress},
+        );
       } else {
-        await historyStep(page, request.type === 'back' ? -1 : 1, timeout, onDialogHandled);
+        await historyStep(page, request.type === 'back' ? -1 : 1, timeout, onDialogHandled, control);
       }
       return {handledDialog};
     } catch (error) {
+      if (error instanceof CancelledError) {
+        throw error;
+      }
       return {error: asNavigationError(error, timeout), handledDialog};
     }
   } finally {
@@ -132,16 +150,18 @@ async function historyStep(
   delta: -1 | 1,
   timeout: number,
   onDialogHandled: (dialog: OpenDialog, action: string) => void,
+  {signal, progress}: CallControl,
 ): Promise<SettleResult> {
   const {currentIndex, entries} = await page.session.send('Page.getNavigationHistory');
   const entry = entries[currentIndex + delta];
   if (!entry) {
     throw new Error('History entry to navigate to not found.');
   }
+  progress(`Going ${delta < 0 ? 'back' : 'forward'} to ${entry.url}`);
   // History steps always leave the page: a beforeunload prompt is accepted (as the reference).
-  return runNavigation(page, () => page.session.send('Page.navigateToHistoryEntry', {entryId: entry.id}, timeout), {
-    timeout,
-    handleDialog: {beforeunload: 'accept'},
-    onDialogHandled,
-  });
+  return runNavigation(
+    page,
+    () => page.session.send('Page.navigateToHistoryEntry', {entryId: entry.id}, {timeout, signal}),
+    {timeout, handleDialog: {beforeunload: 'accept'}, onDialogHandled, signal, progress},
+  );
 }

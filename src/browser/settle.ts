@@ -1,5 +1,6 @@
-import {deferred, errorMessage, withTimeout} from '../util/async.js';
+import {abortable, deferred, errorMessage, throwIfCancelled, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {cpuSlowdown, navigationSlowdown} from './emulationState.js';
 import type {DialogType, OpenDialog, Page} from './Page.js';
 import {probeCall} from './probe.js';
@@ -39,6 +40,10 @@ export interface SettleOptions {
   navigationMustFinish?: boolean;
   /** Told about every dialog answered by `handleDialog`, even when the action then fails. */
   onDialogHandled?: (dialog: OpenDialog, action: string) => void;
+  /** The tool call's signal: every wait here stops (CancelledError) when it aborts. */
+  signal?: AbortSignal;
+  /** Told about the phases of a navigation the action causes. */
+  progress?: ProgressReporter;
 }
 
 export interface SettleResult {
@@ -68,6 +73,7 @@ export class NavigationWatcher {
     readonly page: Page,
     policy?: DialogPolicy,
     readonly onDialogHandled?: (dialog: OpenDialog, action: string) => void,
+    progress: ProgressReporter = NO_PROGRESS,
   ) {
     const s = page.session;
     const main = page.mainFrameId;
@@ -90,6 +96,7 @@ export class NavigationWatcher {
         }
         this.#committedLoader = frame.loaderId;
         this.started.resolve();
+        progress(`Navigation committed: ${frame.url}${frame.urlFragment ?? ''}`);
         if (type === 'BackForwardCacheRestore' || page.loadedLoaders.has(frame.loaderId)) {
           this.finished.resolve();
         }
@@ -101,6 +108,9 @@ export class NavigationWatcher {
         }
       }),
       s.on('Page.lifecycleEvent', ({frameId, loaderId, name}) => {
+        if (frameId === main && name === 'DOMContentLoaded' && loaderId !== this.#loaderBefore) {
+          progress('DOMContentLoaded fired; waiting for the load event');
+        }
         // Only the load of the document this navigation committed (or, before
         // the commit is seen, the one Page.navigate announced) counts: a
         // back-forward restore replays older lifecycle events first.
@@ -176,15 +186,22 @@ export async function runAndSettle<T>(
   const cpu = cpuMultiplier(page);
   const urlBefore = page.url;
   const result: SettleResult = {};
-  const watcher = new NavigationWatcher(page, options.handleDialog, (dialog, action) => {
-    result.handledDialog = {dialog, action};
-    options.onDialogHandled?.(dialog, action);
-  });
+  const {signal} = options;
+  throwIfCancelled(signal);
+  const watcher = new NavigationWatcher(
+    page,
+    options.handleDialog,
+    (dialog, action) => {
+      result.handledDialog = {dialog, action};
+      options.onDialogHandled?.(dialog, action);
+    },
+    options.progress,
+  );
   try {
     const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
     // The action itself may block on a dialog it opened (Runtime.evaluate and
     // Input.dispatch* do not answer while an alert is up): stop waiting then.
-    const actionPromise = action(watcher);
+    const actionPromise = abortable(action(watcher), signal);
     const outcome = await Promise.race([
       actionPromise.then(v => ({kind: 'done' as const, v})),
       watcher.dialog.promise.then(d => ({kind: 'dialog' as const, d})),
@@ -206,22 +223,28 @@ export async function runAndSettle<T>(
             awaitPromise: true,
             returnByValue: true,
           },
-          SETTLE_CAP_MS * cpu + 2_000,
+          {timeout: SETTLE_CAP_MS * cpu + 2_000, signal},
         )
         .catch(() => undefined);
-      await Promise.race([settled, watcher.started.promise, watcher.dialog.promise]);
+      await abortable(Promise.race([settled, watcher.started.promise, watcher.dialog.promise]), signal);
     }
     if (watcher.dialog.settled) {
       result.dialog = await watcher.dialog.promise;
     } else if (watcher.started.settled && !watcher.sameDocument) {
-      const finished = await Promise.race([
-        withTimeout(watcher.finished.promise, navTimeout, `Navigation timeout of ${navTimeout} ms exceeded`).then(
-          () => 'ok' as const,
-          (error: unknown) => error,
-        ),
-        watcher.dialog.promise.then(d => ({dialog: d})),
-      ]);
-      if (finished !== 'ok') {
+      options.progress?.('Waiting for the new document to load');
+      const finished = await abortable(
+        Promise.race([
+          withTimeout(watcher.finished.promise, navTimeout, `Navigation timeout of ${navTimeout} ms exceeded`).then(
+            () => 'ok' as const,
+            (error: unknown) => error,
+          ),
+          watcher.dialog.promise.then(d => ({dialog: d})),
+        ]),
+        signal,
+      );
+      if (finished === 'ok') {
+        options.progress?.('Page loaded');
+      } else {
         if (finished && typeof finished === 'object' && 'dialog' in finished) {
           result.dialog = (finished as {dialog: OpenDialog}).dialog;
         } else if (options.navigationMustFinish) {

@@ -1,9 +1,12 @@
+import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import {exceptionMessage} from './exceptions.js';
 import type {Page} from './Page.js';
 import {cpuMultiplier} from './settle.js';
 
 /** Default bound of wait_for, scaled by CPU throttling as the reference does. */
 export const WAIT_FOR_TIMEOUT_MS = 5_000;
+/** How often a waiting wait_for says it is still waiting (progress notifications). */
+const STILL_WAITING_EVERY_MS = 1_000;
 
 /**
  * Runs in the page: resolves true as soon as any text is rendered in the
@@ -81,21 +84,38 @@ function pageWaitForText(texts: string[], timeoutMs: number): Promise<boolean> {
 }
 
 /** Waits until any of `texts` appears on the page; throws on timeout. */
-export async function waitForText(page: Page, texts: string[], timeout?: number): Promise<void> {
+export async function waitForText(
+  page: Page,
+  texts: string[],
+  timeout?: number,
+  {signal, progress}: CallControl = NO_CALL_CONTROL,
+): Promise<void> {
   const ms = timeout ?? WAIT_FOR_TIMEOUT_MS * cpuMultiplier(page);
-  const {result, exceptionDetails} = await page.session.send(
-    'Runtime.evaluate',
-    {
-      expression: `(${pageWaitForText.toString()})(${JSON.stringify(texts)}, ${ms})`,
-      awaitPromise: true,
-      returnByValue: true,
-    },
-    ms + 5_000,
-  );
-  if (exceptionDetails) {
-    throw new Error(`Could not search the page: ${exceptionMessage(exceptionDetails)}`);
-  }
-  if (result.value !== true) {
-    throw new Error(`Timed out after waiting ${ms} ms for any of ${JSON.stringify(texts)} to appear on the page.`);
+  const started = Date.now();
+  const what = `any of ${JSON.stringify(texts)}`;
+  progress(`Waiting up to ${ms} ms for ${what} to appear`);
+  // The search runs in the page (one awaited evaluation); progress comes from here.
+  const ticker = setInterval(() => {
+    progress(`Still waiting for ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s of ${ms / 1000} s`);
+  }, STILL_WAITING_EVERY_MS);
+  ticker.unref();
+  try {
+    const {result, exceptionDetails} = await page.session.send(
+      'Runtime.evaluate',
+      {
+        expression: `(${pageWaitForText.toString()})(${JSON.stringify(texts)}, ${ms})`,
+        awaitPromise: true,
+        returnByValue: true,
+      },
+      {timeout: ms + 5_000, signal},
+    );
+    if (exceptionDetails) {
+      throw new Error(`Could not search the page: ${exceptionMessage(exceptionDetails)}`);
+    }
+    if (result.value !== true) {
+      throw new Error(`Timed out after waiting ${ms} ms for ${what} to appear on the page.`);
+    }
+  } finally {
+    clearInterval(ticker);
   }
 }

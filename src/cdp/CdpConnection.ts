@@ -3,12 +3,28 @@ import {readFileSync} from 'node:fs';
 import CDP from 'chrome-remote-interface';
 
 import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '../../protocol/index.js';
+import {CancelledError} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError, TargetClosedError} from './errors.js';
 import {openHeaderSocket} from './headerSocket.js';
 
 /** Default bound of a single CDP command. Long operations pass their own. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a command may take (`timeout`, ms; 0 for unbounded) and the signal
+ * of the tool call that sent it: when the client cancels the call, the
+ * command is abandoned (Chrome's late answer is dropped) and rejects with a
+ * CancelledError. A bare number is the timeout.
+ */
+export type SendOptions = number | {timeout?: number; signal?: AbortSignal};
+
+function sendOptions(options: SendOptions | undefined): {timeout: number; signal: AbortSignal | undefined} {
+  if (typeof options === 'number') {
+    return {timeout: options, signal: undefined};
+  }
+  return {timeout: options?.timeout ?? DEFAULT_COMMAND_TIMEOUT_MS, signal: options?.signal};
+}
 
 /** The raw message-level client we need; chrome-remote-interface provides it. */
 export interface RawClient {
@@ -91,37 +107,53 @@ export class CdpConnection {
     method: M,
     params?: CdpParams<M>,
     sessionId?: string,
-    timeoutMs: number = DEFAULT_COMMAND_TIMEOUT_MS,
+    options?: SendOptions,
   ): Promise<CdpResult<M>> {
+    const {timeout, signal} = sendOptions(options);
     if (this.#closed) {
       return Promise.reject(new ConnectionClosedError(`${method}: the browser connection is closed.`));
     }
     if (sessionId !== undefined && this.#sessions.get(sessionId)?.detached) {
       return Promise.reject(new TargetClosedError(`${method}: the target has closed.`));
     }
+    if (signal?.aborted) {
+      return Promise.reject(new CancelledError());
+    }
     const id = this.#nextId++;
     return new Promise<CdpResult<M>>((resolve, reject) => {
+      const onAbort = () => {
+        if (this.#pending.delete(id)) {
+          clearTimeout(timer);
+          reject(new CancelledError());
+        }
+      };
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
       const timer =
-        timeoutMs > 0
+        timeout > 0
           ? setTimeout(() => {
               this.#pending.delete(id);
-              reject(new CdpTimeoutError(`${method} got no answer from Chrome within ${timeoutMs} ms.`));
-            }, timeoutMs)
+              signal?.removeEventListener('abort', onAbort);
+              reject(new CdpTimeoutError(`${method} got no answer from Chrome within ${timeout} ms.`));
+            }, timeout)
           : undefined;
       timer?.unref();
+      signal?.addEventListener('abort', onAbort, {once: true});
       this.#pending.set(id, {
         method,
         sessionId,
         reject: error => {
-          clearTimeout(timer);
+          done();
           reject(error);
         },
       });
       this.#client.send(method, params ?? {}, sessionId, (error, result) => {
         if (!this.#pending.delete(id)) {
-          return; // Timed out or rejected already.
+          return; // Timed out, cancelled or rejected already.
         }
-        clearTimeout(timer);
+        done();
         if (error === true) {
           const e = result as {code?: number; message?: string; data?: string};
           reject(new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data));
@@ -268,18 +300,18 @@ export class CdpSession {
     return this.#detached;
   }
 
-  send<M extends CdpCommand>(method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>> {
-    return this.connection.send(method, params, this.id, timeoutMs);
+  send<M extends CdpCommand>(method: M, params?: CdpParams<M>, options?: SendOptions): Promise<CdpResult<M>> {
+    return this.connection.send(method, params, this.id, options);
   }
 
   /** Best-effort command: failures are logged, never thrown. */
   async trySend<M extends CdpCommand>(
     method: M,
     params?: CdpParams<M>,
-    timeoutMs?: number,
+    options?: SendOptions,
   ): Promise<CdpResult<M> | undefined> {
     try {
-      return await this.send(method, params, timeoutMs);
+      return await this.send(method, params, options);
     } catch (error) {
       debug(`${method} failed (ignored)`, error instanceof Error ? error.message : error);
       return undefined;

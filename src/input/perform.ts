@@ -5,6 +5,7 @@
  */
 import type {Page} from '../browser/Page.js';
 import {runAndSettle, type SettleResult} from '../browser/settle.js';
+import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from './actions.js';
 import {fillElement} from './fill.js';
 import {parseKey} from './keys.js';
@@ -21,62 +22,113 @@ const SELECT_OPTION_ELEMENT = `function() {
   return true;
 }`;
 
-async function settled(page: Page, action: () => Promise<unknown>): Promise<SettleResult> {
-  const {settle} = await runAndSettle(page, action);
+async function settled(
+  page: Page,
+  action: () => Promise<unknown>,
+  {signal, progress}: CallControl,
+): Promise<SettleResult> {
+  const {settle} = await runAndSettle(page, action, {signal, progress});
   return settle;
 }
 
-export async function clickElement(page: Page, uid: string, dblClick: boolean): Promise<SettleResult> {
+export async function clickElement(
+  page: Page,
+  uid: string,
+  dblClick: boolean,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
   const elements = page.getElements();
   const {role} = elements.describe(uid);
   const element = await elements.resolve(uid);
-  return settled(page, async () => {
-    if (!dblClick && role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
-      return;
-    }
-    const point = await actionPoint(page, element, uid, true);
-    await mouseClick(page, point, dblClick ? 2 : 1);
-  });
+  return settled(
+    page,
+    async () => {
+      if (!dblClick && role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
+        return;
+      }
+      const point = await actionPoint(page, element, uid, true);
+      await mouseClick(page, point, dblClick ? 2 : 1);
+    },
+    control,
+  );
 }
 
-export function clickPoint(page: Page, x: number, y: number, dblClick: boolean): Promise<SettleResult> {
-  return settled(page, () => mouseClick(page, {x, y}, dblClick ? 2 : 1));
+export function clickPoint(
+  page: Page,
+  x: number,
+  y: number,
+  dblClick: boolean,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
+  return settled(page, () => mouseClick(page, {x, y}, dblClick ? 2 : 1), control);
 }
 
-export async function hoverElement(page: Page, uid: string): Promise<SettleResult> {
+export async function hoverElement(
+  page: Page,
+  uid: string,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
   const element = await page.getElements().resolve(uid);
-  return settled(page, async () => mouseMove(page, await actionPoint(page, element, uid, false)));
+  return settled(page, async () => mouseMove(page, await actionPoint(page, element, uid, false)), control);
 }
 
-export function fillValue(page: Page, uid: string, value: string): Promise<SettleResult> {
+export function fillValue(
+  page: Page,
+  uid: string,
+  value: string,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
   page.getElements();
-  return settled(page, () => fillElement(page, uid, value));
+  return settled(page, () => fillElement(page, uid, value), control);
 }
 
-export async function dragElement(page: Page, fromUid: string, toUid: string): Promise<SettleResult> {
+export async function dragElement(
+  page: Page,
+  fromUid: string,
+  toUid: string,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
   const elements = page.getElements();
   const from = await elements.resolve(fromUid);
   const to = await elements.resolve(toUid);
-  return settled(page, () => dragAndDrop(page, from, fromUid, to, toUid));
+  return settled(page, () => dragAndDrop(page, from, fromUid, to, toUid), control);
 }
 
 /** Presses a key or a combination such as `Control+Shift+R` on the focused element. */
-export function pressKeyCombination(page: Page, combination: string): Promise<SettleResult> {
+export function pressKeyCombination(
+  page: Page,
+  combination: string,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
   const {key, modifiers} = parseKey(combination);
-  return settled(page, () => pressKeys(page, [...modifiers, key]));
+  return settled(page, () => pressKeys(page, [...modifiers, key]), control);
 }
 
 /** Types into the focused element, then presses `submitKey` if given. */
-export function typeIntoFocused(page: Page, text: string, submitKey: string | undefined): Promise<SettleResult> {
-  return settled(page, async () => {
-    await typeText(page, text);
-    if (submitKey) {
-      await pressKeys(page, [submitKey]);
-    }
-  });
+export function typeIntoFocused(
+  page: Page,
+  text: string,
+  submitKey: string | undefined,
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
+  return settled(
+    page,
+    async () => {
+      await typeText(page, text);
+      if (submitKey) {
+        await pressKeys(page, [submitKey]);
+      }
+    },
+    control,
+  );
 }
 
-export async function uploadToElement(page: Page, uid: string, paths: string[]): Promise<SettleResult> {
+export async function uploadToElement(
+  page: Page,
+  uid: string,
+  paths: string[],
+  control: CallControl = NO_CALL_CONTROL,
+): Promise<SettleResult> {
   const element = await page.getElements().resolve(uid);
-  return settled(page, () => uploadFiles(page, element, uid, paths));
+  return settled(page, () => uploadFiles(page, element, uid, paths), control);
 }

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import * as v from 'valibot';
 
+import type {Browser} from '../browser/Browser.js';
 import type {BrowserManager} from '../browser/BrowserManager.js';
 import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
@@ -9,8 +10,8 @@ import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js
 import type {ToolContext} from '../tools/context.js';
 import {BrowserHandle, PageHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
-import {errorMessage} from '../util/async.js';
-import {debug} from '../util/logger.js';
+import {abortable, CancelledError, errorMessage} from '../util/async.js';
+import {debug, warn} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
 import {resolveResponseState} from './responseState.js';
@@ -30,6 +31,21 @@ export interface PipelineOptions {
   /** Resolves once the client's roots are known (or immediately when it has none). */
   rootsReady?: () => Promise<void>;
 }
+
+/** Options of one call besides its name and arguments. */
+export interface CallOptions {
+  progress?: ProgressReporter;
+  /** Aborts when the client cancels the call: a queued call never runs, a running one stops waiting. */
+  signal?: AbortSignal;
+}
+
+/**
+ * How long a cancelled handler may take to unwind (its waits stop at once;
+ * this bounds work that ignores the signal) before the lock goes to the next call.
+ */
+const CANCEL_GRACE_MS = 1_000;
+
+const CANCELLED_TEXT = 'The call was cancelled by the client.';
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
   const path = issue.path?.map(p => String(p.key)).join('.') ?? '';
@@ -60,7 +76,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  async call(name: string, args: unknown, progress: ProgressReporter = NO_PROGRESS): Promise<ToolResult> {
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -94,16 +110,62 @@ export class Pipeline {
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
       );
     }
-    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>, progress));
+    const params = parsed.output as Record<string, unknown>;
+    const signal = options.signal ?? new AbortController().signal;
+    const progress = options.progress ?? NO_PROGRESS;
+    return this.#enqueue(() => this.#execute(registered, params, progress, signal), signal);
+  }
+
+  /**
+   * Runs `work` under the lock. A call cancelled while queued is dropped
+   * without running. Once running, cancellation is the work's business (the
+   * signal reaches every wait): p-queue would otherwise free the lock at once
+   * while the work still runs.
+   */
+  async #enqueue(work: () => Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult> {
+    if (signal.aborted) {
+      return fail(CANCELLED_TEXT);
+    }
+    const whileQueued = new AbortController();
+    const forward = () => whileQueued.abort();
+    signal.addEventListener('abort', forward, {once: true});
+    try {
+      return await this.#queue.add(
+        () => {
+          signal.removeEventListener('abort', forward);
+          return work();
+        },
+        {signal: whileQueued.signal},
+      );
+    } catch (error) {
+      if (whileQueued.signal.aborted) {
+        debug('a queued call was cancelled before it ran');
+        return fail(CANCELLED_TEXT);
+      }
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', forward);
+    }
+  }
+
+  /** The page a page-scoped tool acts on. */
+  #pageFor(params: Record<string, unknown>, browser: Browser): Page {
+    return this.options.config.pageIdRouting
+      ? browser.getPageById(params['pageId'] as number)
+      : browser.getSelectedPage();
   }
 
   async #execute(
     registered: RegisteredTool,
     params: Record<string, unknown>,
     progress: ProgressReporter,
+    signal: AbortSignal,
   ): Promise<ToolResult> {
     const {tool} = registered;
     const {browsers, files, config} = this.options;
+    if (signal.aborted) {
+      return fail(CANCELLED_TEXT);
+    }
     let browser;
     try {
       browser = await browsers.get();
@@ -111,11 +173,11 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
-    const handles = new BrowserHandle(browser, config, files);
-    const context: ToolContext = {browser: handles, config, files, progress};
+    const handles = new BrowserHandle(browser, config, files, {signal, progress});
+    const context: ToolContext = {browser: handles, config, files, progress, signal};
     const response = new ResponseBuilder();
-    let page: Page | undefined;
     let error: string | undefined;
+    let page: Page | undefined;
     try {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
@@ -124,8 +186,9 @@ export class Pipeline {
           params[key] = await files.validate(value);
         }
       }
+      let work: Promise<void>;
       if (tool.pageScoped) {
-        page = config.pageIdRouting ? browser.getPageById(params['pageId'] as number) : browser.getSelectedPage();
+        page = this.#pageFor(params, browser);
         if (page.crashed && !tool.worksOnCrashedPage) {
           throw new Error(
             `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
@@ -134,14 +197,24 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
-        const work = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
-        await guardAgainstDialogs(browser, page, work, tool.name);
+        const handlerWork = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
+        work = guardAgainstDialogs(browser, page, handlerWork, tool.name);
       } else {
-        await tool.handler({params}, response, context);
+        work = tool.handler({params}, response, context);
       }
+      await abortable(work, signal).catch(async (e: unknown) => {
+        if (e instanceof CancelledError) {
+          await settleWithin(work, CANCEL_GRACE_MS, tool.name);
+        }
+        throw e;
+      });
     } catch (e) {
       error = errorMessage(e);
       debug(`${tool.name} failed`, e);
+    }
+    if (signal.aborted) {
+      // Nobody reads this (the SDK drops answers to cancelled requests): skip the page state.
+      return fail(CANCELLED_TEXT);
     }
     const state = await resolveResponseState({
       browser,
@@ -156,6 +229,25 @@ export class Pipeline {
       images: state.error ? [] : [...response.images],
       isError: state.error !== undefined,
     };
+  }
+}
+
+/** Waits for cancelled work to unwind, but not for longer than `ms`. */
+async function settleWithin(work: Promise<unknown>, ms: number, toolName: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>(resolve => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const outcome = await Promise.race([
+    work.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    warn(`${toolName} was cancelled but did not stop within ${ms} ms; the next call runs anyway.`);
   }
 }
 

@@ -34,8 +34,17 @@ export interface ToolContext {
   readonly browser: ToolBrowser;
   readonly config: Config;
   readonly files: ToolFiles;
-  /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
+  /**
+   * Reports a step of a long call (an MCP progress notification when the
+   * client asked for them; at most one per 500 ms, the latest step wins).
+   */
   readonly progress: ProgressReporter;
+  /**
+   * Aborts when the client cancels the call (or its session ends). The page
+   * methods here already stop their waits on it; long work of a handler's
+   * own (polling, streaming) should stop too and let the CancelledError out.
+   */
+  readonly signal: AbortSignal;
 }
 
 /** The browser as page-less tools use it. */

@@ -32,6 +32,7 @@ import {
   typeIntoFocused,
   uploadToElement,
 } from '../input/perform.js';
+import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage} from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
@@ -39,6 +40,8 @@ export class BrowserHandle implements ToolBrowser {
     readonly browser: Browser,
     readonly config: Config,
     readonly files: ToolFiles,
+    /** The running call's signal and progress, handed to every wait below. */
+    readonly control: CallControl = NO_CALL_CONTROL,
   ) {}
 
   pageCount(): number {
@@ -71,13 +74,15 @@ export class PageHandle implements ToolPage {
     readonly page: Page,
     owner: BrowserHandle,
   ) {
-    this.input = pageInput(page);
+    this.input = pageInput(page, owner.control);
     this.console = pageConsole(page, owner.files, owner.config);
     this.network = pageNetwork(page);
     this.#connection = () => owner.browser.connection;
+    this.#control = owner.control;
   }
 
   readonly #connection: () => Browser['connection'];
+  readonly #control: CallControl;
 
   get id(): number {
     return this.page.id;
@@ -96,11 +101,11 @@ export class PageHandle implements ToolPage {
   }
 
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome> {
-    return performNavigation(this.page, request, options);
+    return performNavigation(this.page, request, options, this.#control);
   }
 
   waitForText(texts: string[], timeoutMs: number | undefined): Promise<void> {
-    return waitForText(this.page, texts, timeoutMs);
+    return waitForText(this.page, texts, timeoutMs, this.#control);
   }
 
   answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
@@ -108,7 +113,7 @@ export class PageHandle implements ToolPage {
   }
 
   evaluate(request: EvaluationRequest): Promise<EvaluationResult> {
-    return evaluateInPage(this.page, request);
+    return evaluateInPage(this.page, request, this.#control);
   }
 
   screenshot(request: ScreenshotRequest): Promise<string> {
@@ -124,16 +129,16 @@ export class PageHandle implements ToolPage {
   }
 }
 
-function pageInput(page: Page): ToolInput {
+function pageInput(page: Page, control: CallControl): ToolInput {
   return {
-    click: (uid, {dblClick}) => clickElement(page, uid, dblClick),
-    clickAt: (x, y, {dblClick}) => clickPoint(page, x, y, dblClick),
-    hover: uid => hoverElement(page, uid),
-    fill: (uid, value) => fillValue(page, uid, value),
-    drag: (fromUid, toUid) => dragElement(page, fromUid, toUid),
-    pressKey: key => pressKeyCombination(page, key),
-    typeText: (text, submitKey) => typeIntoFocused(page, text, submitKey),
-    uploadFiles: (uid, paths) => uploadToElement(page, uid, paths),
+    click: (uid, {dblClick}) => clickElement(page, uid, dblClick, control),
+    clickAt: (x, y, {dblClick}) => clickPoint(page, x, y, dblClick, control),
+    hover: uid => hoverElement(page, uid, control),
+    fill: (uid, value) => fillValue(page, uid, value, control),
+    drag: (fromUid, toUid) => dragElement(page, fromUid, toUid, control),
+    pressKey: key => pressKeyCombination(page, key, control),
+    typeText: (text, submitKey) => typeIntoFocused(page, text, submitKey, control),
+    uploadFiles: (uid, paths) => uploadToElement(page, uid, paths, control),
   };
 }
 

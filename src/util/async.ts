@@ -54,3 +54,50 @@ export function sleep(ms: number): Promise<void> {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The client cancelled the call (MCP notifications/cancelled) or its session ended. */
+export class CancelledError extends Error {
+  override name = 'CancelledError';
+  constructor(message = 'The call was cancelled by the client.') {
+    super(message);
+  }
+}
+
+/** Throws the CancelledError when `signal` has aborted. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new CancelledError();
+  }
+}
+
+/**
+ * Settles like `promise`, or rejects with a CancelledError as soon as `signal`
+ * aborts (the work behind `promise` is abandoned, not stopped: pass the
+ * signal on to whatever can stop it).
+ */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) {
+    return promise;
+  }
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(new CancelledError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {});
+      reject(new CancelledError());
+    };
+    signal.addEventListener('abort', onAbort, {once: true});
+    promise.then(
+      value => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
