@@ -42,4 +42,10 @@ process.on('unhandledRejection', reason => warn('unhandled rejection:', reason))
 
 // Loaded after the checks so that --help stays instant.
 const {startServer} = await import('../index.js');
-await startServer(config);
+try {
+  await startServer(config);
+} catch (error) {
+  // Refused to start (a non-loopback address without a token, a port in use…).
+  process.stderr.write(`cdp-mcp: ${(error as Error).message}\n`);
+  process.exit(2);
+}

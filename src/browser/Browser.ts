@@ -21,17 +21,43 @@ function isHiddenUrl(url: string): boolean {
   );
 }
 
+/** Bound of a new page attaching (and setting up) after Target.createTarget. */
+const NEW_PAGE_ATTACH_MS = 10_000;
+/** Bound of closing a browser context (and its pages) when a session ends. */
+const DISPOSE_CONTEXT_MS = 5_000;
+
+/**
+ * Who a page belongs to: an MCP session's view of the browser (BrowserScope).
+ * The browser knows owners only by id and tells them when their pages go.
+ */
+export interface PageOwner {
+  readonly ownerId: number;
+  pageRemoved(page: Page): void;
+}
+
+/** A browser context we know of: the session that owns it (none for external ones) and its name there. */
+interface ContextRecord {
+  ownerId: number | undefined;
+  name: string | undefined;
+}
+
 /**
  * The browser we drive: one CDP connection, every page target auto-attached
  * through a flat session (paused on start, so nothing runs before we listen),
- * the selected page, and named isolated contexts.
+ * the browser contexts we made or found, and who owns each page. Each MCP
+ * session sees only its own pages, through its BrowserScope.
+ *
+ * Ownership: a page in a context a session owns is that session's; a page in
+ * the default context (or one created outside this server) belongs to the
+ * session that opened it, else to its opener's session, else to the
+ * default-context owner (the stdio client, the first --sharedContext session).
  */
 export class Browser {
   readonly #pages = new Map<string, Page>();
   readonly #waiters = new Map<string, Deferred<Page>>();
-  readonly #contextNames = new Map<string, string>();
-  #selected: Page | undefined;
-  #selectionNote: string | undefined;
+  readonly #contexts = new Map<string, ContextRecord>();
+  readonly #owners = new Map<number, PageOwner>();
+  #defaultOwner: number | undefined;
   #disconnected = false;
   #autoContextCounter = 1;
   #defaultContextId: string | undefined;
@@ -101,8 +127,7 @@ export class Browser {
     // Existing pages are attached by setAutoAttach; wait until they are set up.
     const {targetInfos} = await c.send('Target.getTargets');
     const pages = targetInfos.filter(t => t.type === 'page' && !isHiddenUrl(t.url));
-    await Promise.all(pages.map(t => this.#waitForPage(t.targetId, 10_000).catch(() => undefined)));
-    this.#selected = this.pages()[0];
+    await Promise.all(pages.map(t => this.#waitForPage(t.targetId, NEW_PAGE_ATTACH_MS).catch(() => undefined)));
   }
 
   #onAttached({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
@@ -132,6 +157,7 @@ export class Browser {
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
     const page = new Page(nextPageId++, session, targetInfo, contextName, this.urlPolicy);
+    page.ownerId = this.#ownerFor(targetInfo);
     this.#pages.set(targetInfo.targetId, page);
     void page.init(waitingForDebugger).then(() => {
       const waiter = this.#waiters.get(targetInfo.targetId);
@@ -141,19 +167,31 @@ export class Browser {
     debug(`page ${page.id} attached: ${targetInfo.url}`);
   }
 
+  #isDefaultContext(browserContextId: string | undefined): boolean {
+    return !browserContextId || !this.#defaultContextId || browserContextId === this.#defaultContextId;
+  }
+
   #contextNameFor(browserContextId: string | undefined): string | undefined {
-    if (!browserContextId || browserContextId === this.#defaultContextId || !this.#defaultContextId) {
+    if (!browserContextId || this.#isDefaultContext(browserContextId)) {
       return undefined;
     }
-    for (const [name, id] of this.#contextNames) {
-      if (id === browserContextId) {
-        return name;
-      }
+    const known = this.#contexts.get(browserContextId);
+    if (known) {
+      return known.name;
     }
     // A context created outside this server gets a generated name.
     const name = `isolated-context-${this.#autoContextCounter++}`;
-    this.#contextNames.set(name, browserContextId);
+    this.#contexts.set(browserContextId, {ownerId: undefined, name});
     return name;
+  }
+
+  #ownerFor(targetInfo: Protocol.Target.TargetInfo): number | undefined {
+    const context = targetInfo.browserContextId ? this.#contexts.get(targetInfo.browserContextId) : undefined;
+    if (context?.ownerId !== undefined) {
+      return context.ownerId;
+    }
+    const opener = targetInfo.openerId ? this.#pages.get(targetInfo.openerId) : undefined;
+    return opener?.ownerId ?? this.#defaultOwner;
   }
 
   #removePage(page: Page): void {
@@ -162,13 +200,8 @@ export class Browser {
     }
     this.#pages.delete(page.targetId);
     page.dispose();
-    if (this.#selected === page) {
-      this.#selected = undefined;
-      const next = this.pages()[0];
-      if (next) {
-        this.#selected = next;
-        this.#selectionNote = `Note: the previously selected page was closed. Page ${next.id} is now selected.`;
-      }
+    if (page.ownerId !== undefined) {
+      this.#owners.get(page.ownerId)?.pageRemoved(page);
     }
   }
 
@@ -185,66 +218,102 @@ export class Browser {
     return withTimeout(waiter.promise, timeoutMs, `The new page did not attach within ${timeoutMs} ms.`);
   }
 
-  /** Open pages in id order. */
+  /** Open pages of every session, in id order. */
   pages(): Page[] {
     return [...this.#pages.values()].filter(p => !p.closed).sort((a, b) => a.id - b.id);
   }
 
-  /** The page tools act on when no pageId is given. */
-  getSelectedPage(): Page {
-    if (this.#selected && !this.#selected.closed) {
-      return this.#selected;
-    }
-    const first = this.pages()[0];
-    if (first) {
-      this.#selected = first;
-      return first;
-    }
-    throw new Error('No page is open. Call new_page to open one.');
+  /** Open pages of one owner, in id order. */
+  pagesOf(ownerId: number): Page[] {
+    return this.pages().filter(p => p.ownerId === ownerId);
   }
 
-  findSelectedPage(): Page | undefined {
-    return this.#selected && !this.#selected.closed ? this.#selected : undefined;
-  }
-
-  getPageById(id: number): Page {
-    const page = this.pages().find(p => p.id === id);
-    if (!page) {
-      const ids = this.pages().map(p => p.id);
-      throw new Error(
-        `No page found with id ${id}. Open pages: ${ids.length ? ids.join(', ') : 'none'}. Call list_pages to see them.`,
-      );
-    }
-    return page;
-  }
-
-  selectPage(page: Page): void {
-    this.#selected = page;
-  }
-
-  /** One-shot note about a selection fallback, shown before the next page list. */
-  takeSelectionNote(): string | undefined {
-    const note = this.#selectionNote;
-    this.#selectionNote = undefined;
-    return note;
-  }
-
-  async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<Page> {
-    let browserContextId: string | undefined;
-    if (options.isolatedContext) {
-      browserContextId = this.#contextNames.get(options.isolatedContext);
-      if (!browserContextId) {
-        ({browserContextId} = await this.connection.send('Target.createBrowserContext', {}));
-        this.#contextNames.set(options.isolatedContext, browserContextId);
+  /**
+   * Registers a session's view. With `defaultContext`, the first one becomes
+   * the default-context owner and takes every page nobody owns (the pages
+   * Chrome started with, tabs opened outside this server).
+   */
+  addOwner(owner: PageOwner, options: {defaultContext: boolean}): void {
+    this.#owners.set(owner.ownerId, owner);
+    if (options.defaultContext && this.#defaultOwner === undefined) {
+      this.#defaultOwner = owner.ownerId;
+      for (const page of this.#pages.values()) {
+        const context = page.browserContextId ? this.#contexts.get(page.browserContextId) : undefined;
+        if (page.ownerId === undefined && context?.ownerId === undefined) {
+          page.ownerId = owner.ownerId;
+        }
       }
     }
+  }
+
+  /** Whether `owner` holds the default context's unowned pages. */
+  isDefaultOwner(owner: PageOwner): boolean {
+    return this.#defaultOwner === owner.ownerId;
+  }
+
+  /** Forgets a session's view; its pages become nobody's (the caller closes what it made). */
+  removeOwner(owner: PageOwner): void {
+    this.#owners.delete(owner.ownerId);
+    if (this.#defaultOwner === owner.ownerId) {
+      this.#defaultOwner = undefined;
+    }
+    for (const page of this.#pages.values()) {
+      if (page.ownerId === owner.ownerId) {
+        page.ownerId = undefined;
+      }
+    }
+    for (const context of this.#contexts.values()) {
+      if (context.ownerId === owner.ownerId) {
+        context.ownerId = undefined;
+      }
+    }
+  }
+
+  /** A new browser context (own cookies, storage, cache, permissions) owned by `ownerId`. */
+  async createContext(ownerId: number, name: string | undefined): Promise<string> {
+    const {browserContextId} = await this.connection.send('Target.createBrowserContext', {});
+    this.#contexts.set(browserContextId, {ownerId, name});
+    return browserContextId;
+  }
+
+  /**
+   * Takes over contexts a session owned on an earlier connection to this
+   * browser (a reconnect), with the pages in them. Returns the ids that still exist.
+   */
+  async adoptContexts(ownerId: number, contexts: Array<{id: string; name: string | undefined}>): Promise<string[]> {
+    if (!contexts.length) {
+      return [];
+    }
+    const {browserContextIds} = await this.connection.send('Target.getBrowserContexts');
+    const alive = contexts.filter(c => browserContextIds.includes(c.id));
+    for (const {id, name} of alive) {
+      this.#contexts.set(id, {ownerId, name});
+      for (const page of this.#pages.values()) {
+        if (page.browserContextId === id) {
+          page.ownerId = ownerId;
+          page.contextName = name;
+        }
+      }
+    }
+    return alive.map(c => c.id);
+  }
+
+  /** Closes a context and every page in it. */
+  async disposeContext(browserContextId: string): Promise<void> {
+    this.#contexts.delete(browserContextId);
+    await this.connection.send('Target.disposeBrowserContext', {browserContextId}, undefined, DISPOSE_CONTEXT_MS);
+  }
+
+  /** Opens a blank page (in `browserContextId`, else the default context) owned by `ownerId`. */
+  async openPage(ownerId: number, options: {browserContextId?: string; background?: boolean}): Promise<Page> {
     const {targetId} = await this.connection.send('Target.createTarget', {
       url: 'about:blank',
       background: options.background ?? false,
-      ...(browserContextId ? {browserContextId} : {}),
+      ...(options.browserContextId ? {browserContextId: options.browserContextId} : {}),
     });
-    const page = await this.#waitForPage(targetId, 10_000);
-    this.#selected = page;
+    const page = await this.#waitForPage(targetId, NEW_PAGE_ATTACH_MS);
+    // In the default context the attach came before we knew who asked for the page.
+    page.ownerId = ownerId;
     return page;
   }
 

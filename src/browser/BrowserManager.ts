@@ -5,13 +5,12 @@ import {UrlPolicy} from './urlPolicy.js';
 
 /**
  * Starts the browser lazily on the first tool call, and again after it went
- * away (crash, kill, disconnect), leaving a one-shot note for the next response.
+ * away (crash, kill, disconnect). Sessions notice the new browser (their
+ * scope's browser differs) and say so in their next response.
  */
 export class BrowserManager {
   #browser: Browser | undefined;
   #starting: Promise<Browser> | undefined;
-  #everStarted = false;
-  #note: string | undefined;
   #closing = false;
 
   /** --blockedUrlPattern / --allowedUrlPattern, enforced on every target of the browser. */
@@ -85,11 +84,6 @@ export class BrowserManager {
       await browser.close();
       throw new Error('The server is shutting down.');
     }
-    if (this.#everStarted) {
-      this.#note =
-        'Note: the browser was restarted or reconnected since the last call. Page ids have changed. Call list_pages to see open pages.';
-    }
-    this.#everStarted = true;
     if (c.viewport && !this.attached) {
       const first = browser.pages()[0];
       if (first) {
@@ -103,13 +97,6 @@ export class BrowserManager {
     }
     this.#browser = browser;
     return browser;
-  }
-
-  /** One-shot reconnect note for the next response. */
-  takeNote(): string | undefined {
-    const note = this.#note;
-    this.#note = undefined;
-    return note;
   }
 
   /** Kills a Chrome we launched (never one we attached to) and closes the connection. */

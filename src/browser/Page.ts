@@ -83,7 +83,8 @@ export class Page {
     readonly id: number,
     readonly session: CdpSession,
     targetInfo: Protocol.Target.TargetInfo,
-    readonly contextName: string | undefined,
+    /** Name of the isolated context the page is in, as its session knows it (undefined: the session's own). */
+    public contextName: string | undefined,
     readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
   ) {
     this.url = targetInfo.url;
@@ -95,6 +96,8 @@ export class Page {
   }
 
   readonly browserContextId: string | undefined;
+  /** The session (BrowserScope) the page belongs to; undefined while nobody owns it. */
+  ownerId: number | undefined;
 
   get targetId(): string {
     return this.session.targetId;

@@ -1,6 +1,5 @@
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import type {Browser} from './Browser.js';
 import type {Page} from './Page.js';
 
 /** How long a handler may still finish on its own once its page shows a dialog. */
@@ -17,7 +16,8 @@ const DIALOG_POLL_MS = 25;
  * stalls while another page shows one, and say which dialog to answer.
  */
 export async function guardAgainstDialogs(
-  browser: Browser,
+  /** The session's pages (other sessions' pages are in other contexts, which never share a renderer). */
+  browser: {pages(): Page[]},
   page: Page,
   work: Promise<void>,
   toolName: string,

@@ -89,6 +89,40 @@ export const FLAGS = {
   },
   usageStatistics: {type: 'boolean', description: 'Accepted for compatibility; this server sends no telemetry.'},
   performanceCrux: {type: 'boolean', description: 'Accepted for compatibility; this server never contacts CrUX.'},
+  port: {
+    type: 'number',
+    description: 'Serve MCP Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: any free port).',
+  },
+  host: {
+    type: 'string',
+    description: 'Address the HTTP server listens on. A non-loopback address needs an explicit --authToken.',
+    defaultText: '127.0.0.1',
+  },
+  authToken: {
+    type: 'string',
+    description:
+      'Bearer token every HTTP request must carry (else CDP_MCP_AUTH_TOKEN; else one is generated and printed once on stderr).',
+  },
+  allowedOrigin: {
+    type: 'array',
+    description: "Origin (besides the server's own) whose browser pages may call the HTTP endpoint (repeatable).",
+  },
+  maxSessions: {type: 'number', description: 'Most HTTP sessions open at once.', defaultText: '16'},
+  sessionIdleTimeout: {
+    type: 'number',
+    description: 'Seconds without a request after which an HTTP session is closed with its pages and context.',
+    defaultText: '1800',
+  },
+  parallelSessions: {
+    type: 'boolean',
+    description:
+      'Run the calls of different MCP sessions in parallel (each session in its own browser context; calls within a session stay in order). Default: one call at a time server-wide.',
+  },
+  sharedContext: {
+    type: 'boolean',
+    description:
+      "HTTP sessions work in the browser's default context (the profile's cookies and storage) instead of a fresh context each.",
+  },
   help: {type: 'boolean', alias: 'h', description: 'Print this help and exit.'},
   version: {type: 'boolean', alias: 'v', description: 'Print the version and exit.'},
 } satisfies Record<string, FlagSpec>;
@@ -121,6 +155,15 @@ export interface Config {
   redactNetworkHeaders: boolean;
   blockedUrlPatterns: string[];
   allowedUrlPatterns: string[];
+  /** Serve HTTP on this port instead of stdio. */
+  port?: number;
+  host: string;
+  authToken?: string;
+  allowedOrigins: string[];
+  maxSessions: number;
+  sessionIdleTimeoutMs: number;
+  parallelSessions: boolean;
+  sharedContext: boolean;
   help: boolean;
   version: boolean;
   /** Unknown flags seen; reported on stderr, not fatal. */
@@ -143,6 +186,12 @@ export const DEFAULT_CONFIG: Config = {
   redactNetworkHeaders: false,
   blockedUrlPatterns: [],
   allowedUrlPatterns: [],
+  host: '127.0.0.1',
+  allowedOrigins: [],
+  maxSessions: 16,
+  sessionIdleTimeoutMs: 30 * 60_000,
+  parallelSessions: false,
+  sharedContext: false,
   help: false,
   version: false,
   unknown: [],
@@ -314,9 +363,50 @@ export function parseConfig(argv: string[]): Config {
   if (config.blockedUrlPatterns.length && config.allowedUrlPatterns.length) {
     throw new Error('Use either --blockedUrlPattern or --allowedUrlPattern, not both.');
   }
+  parseHttpFlags(config, str, arr, name => v[name] as number | undefined);
+  config.parallelSessions = bool('parallelSessions', false);
+  config.sharedContext = bool('sharedContext', false);
   config.help = bool('help', false);
   config.version = bool('version', false);
   return config;
+}
+
+/** --port and the flags that go with it. */
+function parseHttpFlags(
+  config: Config,
+  str: (name: FlagName) => string | undefined,
+  arr: (name: FlagName) => string[],
+  num: (name: FlagName) => number | undefined,
+): void {
+  const port = num('port');
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+    throw new Error(`--port must be a whole number from 0 to 65535, not ${port}.`);
+  }
+  config.port = port;
+  const httpOnly = (['host', 'authToken', 'allowedOrigin', 'maxSessions', 'sessionIdleTimeout'] as const).filter(
+    name => (name === 'allowedOrigin' ? arr(name).length > 0 : str(name) !== undefined || num(name) !== undefined),
+  );
+  if (port === undefined && httpOnly.length) {
+    throw new Error(`${httpOnly.map(n => `--${n}`).join(', ')} only apply to the HTTP server: add --port <n>.`);
+  }
+  config.host = str('host') ?? DEFAULT_CONFIG.host;
+  config.authToken = str('authToken');
+  config.allowedOrigins = arr('allowedOrigin');
+  for (const origin of config.allowedOrigins) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(origin)) {
+      throw new Error(`--allowedOrigin must be an origin such as https://app.example.com, not "${origin}".`);
+    }
+  }
+  const maxSessions = num('maxSessions') ?? DEFAULT_CONFIG.maxSessions;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+    throw new Error(`--maxSessions must be a whole number of at least 1, not ${maxSessions}.`);
+  }
+  config.maxSessions = maxSessions;
+  const idle = num('sessionIdleTimeout');
+  if (idle !== undefined && !(idle > 0)) {
+    throw new Error(`--sessionIdleTimeout takes seconds greater than 0, not ${idle}.`);
+  }
+  config.sessionIdleTimeoutMs = idle !== undefined ? Math.round(idle * 1000) : DEFAULT_CONFIG.sessionIdleTimeoutMs;
 }
 
 /**
@@ -340,7 +430,7 @@ export function helpText(): string {
   const lines = [
     'Usage: cdp-mcp [flags]',
     '',
-    'An MCP stdio server that drives Chrome over the DevTools Protocol.',
+    'An MCP server (stdio, or Streamable HTTP with --port) that drives Chrome over the DevTools Protocol.',
     '',
     'Flags:',
   ];

@@ -1,107 +1,34 @@
-import {Server} from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  RootsListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type {Server} from '@modelcontextprotocol/sdk/server/index.js';
 
-import {BrowserManager} from '../browser/BrowserManager.js';
+import type {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
-import {createTools} from '../tools/registry.js';
-import {deferred, withTimeout} from '../util/async.js';
-import {debug, warn} from '../util/logger.js';
-import {PathSandbox} from '../util/sandbox.js';
-import {Pipeline} from './pipeline.js';
-import {callProgress} from './progress.js';
+import {ServerCore} from './core.js';
+import type {Pipeline} from './pipeline.js';
+import type {McpSession} from './session.js';
 
-export const SERVER_NAME = 'cdp-mcp';
-export const SERVER_VERSION = '0.1.0';
-/** Bound of the roots/list request we make while holding the serial lock. */
-const ROOTS_TIMEOUT_MS = 5_000;
+export {SERVER_NAME, SERVER_VERSION} from './session.js';
 
 export interface CdpMcpServer {
+  /** The MCP server of the one session (connect it to any MCP transport). */
   server: Server;
+  session: McpSession;
+  core: ServerCore;
   pipeline: Pipeline;
   browsers: BrowserManager;
   /** Kills a launched Chrome and closes the connection. */
   close(): Promise<void>;
 }
 
-/** Builds the MCP server (low-level Server: our schemas are valibot, not zod). */
+/** A server for one client (stdio, or any transport an embedder brings): the browser's default context. */
 export function createServer(config: Config): CdpMcpServer {
-  const server = new Server(
-    {name: SERVER_NAME, version: SERVER_VERSION},
-    {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
-  );
-  const files = new PathSandbox(config.allowUnrestrictedPaths);
-  const browsers = new BrowserManager(config);
-  const roots = deferred<void>();
-
-  const refreshRoots = async () => {
-    try {
-      const result = await server.listRoots(undefined, {timeout: ROOTS_TIMEOUT_MS});
-      files.setRoots(result.roots.map(r => r.uri));
-    } catch (error) {
-      debug('roots/list failed', error);
-    } finally {
-      roots.resolve();
-    }
-  };
-  server.oninitialized = () => {
-    if (server.getClientCapabilities()?.roots) {
-      void refreshRoots();
-    } else {
-      roots.resolve();
-      if (!config.allowUnrestrictedPaths) {
-        debug('The client has no roots: file outputs are limited to the OS temp dir.');
-      }
-    }
-  };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    void refreshRoots();
-  });
-
-  const pipeline = new Pipeline({
-    tools: createTools(config),
-    config,
-    browsers,
-    files,
-    rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
-  });
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: pipeline.listed().map(({tool, inputSchema}) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: inputSchema as {type: 'object'; properties?: Record<string, object>},
-      annotations: {title: tool.name, readOnlyHint: tool.annotations.readOnlyHint},
-    })),
-  }));
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const progress = callProgress(request.params._meta?.progressToken, extra.sendNotification);
-    const result = await pipeline
-      .call(request.params.name, request.params.arguments, {progress: progress.report, signal: extra.signal})
-      .finally(progress.end);
-    return {
-      content: [
-        {type: 'text', text: result.text},
-        ...result.images.map(image => ({type: 'image' as const, data: image.data, mimeType: image.mimeType})),
-      ],
-      ...(result.isError ? {isError: true} : {}),
-    };
-  });
-
-  server.onerror = error => warn('MCP error:', error.message);
-
+  const core = new ServerCore(config);
+  const session = core.openSession({defaultContext: true});
   return {
-    server,
-    pipeline,
-    browsers,
-    async close() {
-      await browsers.shutdown();
-      await server.close().catch(() => undefined);
-    },
+    server: session.server,
+    session,
+    core,
+    pipeline: core.pipeline,
+    browsers: core.browsers,
+    close: () => core.close(),
   };
 }

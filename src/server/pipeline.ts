@@ -1,8 +1,7 @@
-import PQueue from 'p-queue';
 import * as v from 'valibot';
 
-import type {Browser} from '../browser/Browser.js';
 import type {BrowserManager} from '../browser/BrowserManager.js';
+import type {BrowserScope} from '../browser/BrowserScope.js';
 import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
@@ -13,8 +12,10 @@ import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
-import type {PathSandbox} from '../util/sandbox.js';
+import {PathSandbox} from '../util/sandbox.js';
 import {resolveResponseState} from './responseState.js';
+import {CallScheduler} from './scheduler.js';
+import {ScopeHolder} from './scopeHolder.js';
 
 /** The result of one call, before it becomes an MCP CallToolResult. */
 export interface ToolResult {
@@ -23,12 +24,28 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/** The MCP session a call comes from: its file sandbox, its view of the browser. */
+export interface CallSession {
+  /** Scheduling key (one queue per session with --parallelSessions). */
+  readonly id: number;
+  readonly files: PathSandbox;
+  /** Resolves once the client's roots are known (or immediately when it has none). */
+  rootsReady(): Promise<void>;
+  /** The session's BrowserScope (starts the browser on first use). */
+  scope(): Promise<BrowserScope>;
+  /** A one-shot note for the next response (the browser was restarted). */
+  takeNote(): string | undefined;
+}
+
 export interface PipelineOptions {
   tools: RegisteredTool[];
   config: Config;
   browsers: BrowserManager;
-  files: PathSandbox;
-  /** Resolves once the client's roots are known (or immediately when it has none). */
+  /** Shared by every session of the server; a serial one by default. */
+  scheduler?: CallScheduler;
+  /** For calls that name no session (a server with one client): its sandbox... */
+  files?: PathSandbox;
+  /** ...and its roots. */
   rootsReady?: () => Promise<void>;
 }
 
@@ -37,6 +54,8 @@ export interface CallOptions {
   progress?: ProgressReporter;
   /** Aborts when the client cancels the call: a queued call never runs, a running one stops waiting. */
   signal?: AbortSignal;
+  /** The calling session; calls without one share a default session in the browser's default context. */
+  session?: CallSession;
 }
 
 /**
@@ -57,18 +76,29 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
 
 /**
  * Every tool call goes through here, in one order: lookup, gating, unknown
- * argument rejection, validation, then, under the server-wide serial lock,
- * lazy browser start, file sandbox, page routing, dialog gate, handler, and
- * response assembly. Failures become isError results that still carry the page state.
+ * argument rejection, validation, then, when the scheduler lets it run (the
+ * server-wide serial lock by default), lazy browser start, the session's
+ * scope, file sandbox, page routing, dialog gate, handler, and response
+ * assembly. Failures become isError results that still carry the page state.
  */
 export class Pipeline {
   readonly #byName: Map<string, RegisteredTool>;
-  // Concurrency 1 is the serial lock. No p-queue `timeout`: it would start the
-  // next call while the timed-out one still runs. Bounds live inside the calls.
-  readonly #queue = new PQueue({concurrency: 1});
+  readonly scheduler: CallScheduler;
+  #defaultSession: CallSession | undefined;
 
   constructor(readonly options: PipelineOptions) {
     this.#byName = new Map(options.tools.map(t => [t.tool.name, t]));
+    this.scheduler = options.scheduler ?? new CallScheduler(false);
+  }
+
+  /** The session of calls that name none: the browser's default context, the configured sandbox. */
+  get defaultSession(): CallSession {
+    this.#defaultSession ??= singleSession(
+      this.options.browsers,
+      this.options.files ?? new PathSandbox(this.options.config.allowUnrestrictedPaths),
+      this.options.rootsReady,
+    );
+    return this.#defaultSession;
   }
 
   /** Enabled tools, sorted by name. */
@@ -113,67 +143,45 @@ export class Pipeline {
     const params = parsed.output as Record<string, unknown>;
     const signal = options.signal ?? new AbortController().signal;
     const progress = options.progress ?? NO_PROGRESS;
-    return this.#enqueue(() => this.#execute(registered, params, progress, signal), signal);
-  }
-
-  /**
-   * Runs `work` under the lock. A call cancelled while queued is dropped
-   * without running. Once running, cancellation is the work's business (the
-   * signal reaches every wait): p-queue would otherwise free the lock at once
-   * while the work still runs.
-   */
-  async #enqueue(work: () => Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult> {
-    if (signal.aborted) {
-      return fail(CANCELLED_TEXT);
-    }
-    const whileQueued = new AbortController();
-    const forward = () => whileQueued.abort();
-    signal.addEventListener('abort', forward, {once: true});
+    const session = options.session ?? this.defaultSession;
     try {
-      return await this.#queue.add(
-        () => {
-          signal.removeEventListener('abort', forward);
-          return work();
-        },
-        {signal: whileQueued.signal},
+      return await this.scheduler.run(session.id, registered.tool.browserWide !== undefined, signal, () =>
+        this.#execute(registered, params, {progress, signal, session}),
       );
     } catch (error) {
-      if (whileQueued.signal.aborted) {
-        debug('a queued call was cancelled before it ran');
+      if (error instanceof CancelledError) {
+        debug(`${name} was cancelled before it ran`);
         return fail(CANCELLED_TEXT);
       }
       throw error;
-    } finally {
-      signal.removeEventListener('abort', forward);
     }
   }
 
   /** The page a page-scoped tool acts on. */
-  #pageFor(params: Record<string, unknown>, browser: Browser): Page {
-    return this.options.config.pageIdRouting
-      ? browser.getPageById(params['pageId'] as number)
-      : browser.getSelectedPage();
+  #pageFor(params: Record<string, unknown>, scope: BrowserScope): Page {
+    return this.options.config.pageIdRouting ? scope.getPageById(params['pageId'] as number) : scope.getSelectedPage();
   }
 
   async #execute(
     registered: RegisteredTool,
     params: Record<string, unknown>,
-    progress: ProgressReporter,
-    signal: AbortSignal,
+    call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession},
   ): Promise<ToolResult> {
     const {tool} = registered;
-    const {browsers, files, config} = this.options;
+    const {config} = this.options;
+    const {progress, signal, session} = call;
+    const {files} = session;
     if (signal.aborted) {
       return fail(CANCELLED_TEXT);
     }
-    let browser;
+    let scope;
     try {
-      browser = await browsers.get();
+      scope = await session.scope();
     } catch (error) {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
-    const handles = new BrowserHandle(browser, config, files, {signal, progress});
+    const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {browser: handles, config, files, progress, signal};
     const response = new ResponseBuilder();
     let error: string | undefined;
@@ -182,13 +190,13 @@ export class Pipeline {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
         if (typeof value === 'string') {
-          await this.options.rootsReady?.();
+          await session.rootsReady();
           params[key] = await files.validate(value);
         }
       }
       let work: Promise<void>;
       if (tool.pageScoped) {
-        page = this.#pageFor(params, browser);
+        page = this.#pageFor(params, scope);
         if (page.crashed && !tool.worksOnCrashedPage) {
           throw new Error(
             `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
@@ -198,7 +206,7 @@ export class Pipeline {
           page.throwIfDialogOpen();
         }
         const handlerWork = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
-        work = guardAgainstDialogs(browser, page, handlerWork, tool.name);
+        work = guardAgainstDialogs(scope, page, handlerWork, tool.name);
       } else {
         work = tool.handler({params}, response, context);
       }
@@ -217,11 +225,11 @@ export class Pipeline {
       return fail(CANCELLED_TEXT);
     }
     const state = await resolveResponseState({
-      browser,
+      scope,
       page,
       wants: response.wants,
       files,
-      notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
+      notes: [session.takeNote()].filter((n): n is string => Boolean(n)),
       error,
     });
     return {
@@ -230,6 +238,24 @@ export class Pipeline {
       isError: state.error !== undefined,
     };
   }
+}
+
+let nextSessionId = 1;
+
+/** A CallSession for a server with one client (stdio, an embedder's transport): the default browser context. */
+export function singleSession(
+  browsers: BrowserManager,
+  files: PathSandbox,
+  rootsReady: (() => Promise<void>) | undefined,
+  holder: ScopeHolder = new ScopeHolder(browsers, {defaultContext: true}),
+): CallSession {
+  return {
+    id: nextSessionId++,
+    files,
+    rootsReady: () => rootsReady?.() ?? Promise.resolve(),
+    scope: () => holder.get(),
+    takeNote: () => holder.takeNote(),
+  };
 }
 
 /** Waits for cancelled work to unwind, but not for longer than `ms`. */

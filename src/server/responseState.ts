@@ -1,4 +1,4 @@
-import type {Browser} from '../browser/Browser.js';
+import type {BrowserScope} from '../browser/BrowserScope.js';
 import type {Page} from '../browser/Page.js';
 import {defaultNavigationTimeout} from '../browser/settle.js';
 import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
@@ -12,19 +12,19 @@ import type {PathSandbox} from '../util/sandbox.js';
  * snapshot becomes the response's error (the rest is still shown).
  */
 export async function resolveResponseState(options: {
-  browser: Browser;
+  scope: BrowserScope;
   page: Page | undefined;
   wants: ResponseWants;
   files: PathSandbox;
   notes: string[];
   error: string | undefined;
 }): Promise<ResponseState> {
-  const {browser, page, wants} = options;
+  const {scope, page, wants} = options;
   let error = options.error;
   let snapshot: string[] | undefined;
   if (wants.snapshot && error === undefined) {
     try {
-      snapshot = await snapshotSection(page ?? browser.getSelectedPage(), wants.snapshot, options.files);
+      snapshot = await snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files);
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
@@ -33,18 +33,18 @@ export async function resolveResponseState(options: {
     notes: options.notes,
     emulation: page ? {state: page.emulation, navigationTimeoutMs: defaultNavigationTimeout(page)} : undefined,
     dialog: page?.dialog,
-    pages: wants.pages ? {note: browser.takeSelectionNote(), items: await pageSummaries(browser)} : undefined,
+    pages: wants.pages ? {note: scope.takeSelectionNote(), items: await pageSummaries(scope)} : undefined,
     snapshot,
     error,
   };
 }
 
-async function pageSummaries(browser: Browser): Promise<NonNullable<ResponseState['pages']>['items']> {
-  const pages = browser.pages();
+async function pageSummaries(scope: BrowserScope): Promise<NonNullable<ResponseState['pages']>['items']> {
+  const pages = scope.pages();
   // A dialog pauses its renderer, which other pages may share: then only the
   // titles Chrome already reported are safe to use.
   const paused = pages.some(p => p.dialog);
-  const selected = browser.findSelectedPage();
+  const selected = scope.findSelectedPage();
   return Promise.all(
     pages.map(async p => ({
       id: p.id,

@@ -52,6 +52,14 @@ interface BaseTool<E extends Entries> {
   schema: E;
   /** Params holding file paths to check against the sandbox before the handler runs. */
   filePaths?: Array<keyof E & string>;
+  /**
+   * Set on tools that touch state every browser context shares (a trace, the
+   * browser's download behaviour, browser-level emulation or raw CDP on the
+   * browser target), saying which. With --parallelSessions such a call waits
+   * until no other call runs and holds every session back while it runs;
+   * without it every call is serial anyway.
+   */
+  browserWide?: string;
 }
 
 export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {

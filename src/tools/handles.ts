@@ -4,7 +4,7 @@
  * knows how; no CDP here.
  */
 import {requestBody, responseBody} from '../browser/bodies.js';
-import type {Browser} from '../browser/Browser.js';
+import type {BrowserScope} from '../browser/BrowserScope.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
@@ -37,31 +37,37 @@ import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPa
 
 export class BrowserHandle implements ToolBrowser {
   constructor(
-    readonly browser: Browser,
+    /** The calling session's view of the browser: its pages only. */
+    readonly scope: BrowserScope,
     readonly config: Config,
     readonly files: ToolFiles,
     /** The running call's signal and progress, handed to every wait below. */
     readonly control: CallControl = NO_CALL_CONTROL,
   ) {}
 
+  /** The browser the session's pages live in. */
+  get browser(): BrowserScope['browser'] {
+    return this.scope.browser;
+  }
+
   pageCount(): number {
-    return this.browser.pages().length;
+    return this.scope.pages().length;
   }
 
   async selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void> {
-    const page = this.browser.getPageById(pageId);
-    this.browser.selectPage(page);
+    const page = this.scope.getPageById(pageId);
+    this.scope.selectPage(page);
     if (options.bringToFront) {
       await page.bringToFront();
     }
   }
 
   async closePage(pageId: number): Promise<void> {
-    await this.browser.closePage(this.browser.getPageById(pageId));
+    await this.scope.closePage(this.scope.getPageById(pageId));
   }
 
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
-    return new PageHandle(await this.browser.newPage(options), this);
+    return new PageHandle(await this.scope.newPage(options), this);
   }
 }
 
@@ -81,7 +87,7 @@ export class PageHandle implements ToolPage {
     this.#control = owner.control;
   }
 
-  readonly #connection: () => Browser['connection'];
+  readonly #connection: () => BrowserScope['browser']['connection'];
   readonly #control: CallControl;
 
   get id(): number {

@@ -1,0 +1,58 @@
+import {BrowserManager} from '../browser/BrowserManager.js';
+import type {Config} from '../cli/options.js';
+import {createTools} from '../tools/registry.js';
+import {debug} from '../util/logger.js';
+import {Pipeline} from './pipeline.js';
+import {CallScheduler} from './scheduler.js';
+import {McpSession, type SessionHost} from './session.js';
+
+/**
+ * What every MCP session of one server shares: the configuration, the
+ * browser (started on the first call), the tools and the pipeline with its
+ * scheduler (the serial lock). Sessions come and go; closing the core closes
+ * them all, then the browser (a Chrome we launched is killed).
+ */
+export class ServerCore implements SessionHost {
+  readonly browsers: BrowserManager;
+  readonly pipeline: Pipeline;
+  readonly #sessions = new Set<McpSession>();
+  #closing: Promise<void> | undefined;
+
+  constructor(readonly config: Config) {
+    this.browsers = new BrowserManager(config);
+    this.pipeline = new Pipeline({
+      tools: createTools(config),
+      config,
+      browsers: this.browsers,
+      scheduler: new CallScheduler(config.parallelSessions),
+    });
+  }
+
+  /**
+   * A new session. `defaultContext`: work in the browser's default context
+   * (the stdio client; HTTP sessions only with --sharedContext), else in a
+   * browser context of its own.
+   */
+  openSession(options: {defaultContext: boolean}): McpSession {
+    if (this.#closing) {
+      throw new Error('The server is shutting down.');
+    }
+    const session = new McpSession(this, options);
+    this.#sessions.add(session);
+    session.onClose(() => this.#sessions.delete(session));
+    return session;
+  }
+
+  get sessions(): ReadonlySet<McpSession> {
+    return this.#sessions;
+  }
+
+  /** Closes every session, then the browser. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.allSettled([...this.#sessions].map(s => s.close()));
+      await this.browsers.shutdown().catch((error: unknown) => debug('browser shutdown failed', error));
+    })();
+    return this.#closing;
+  }
+}

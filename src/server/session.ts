@@ -1,0 +1,198 @@
+import {Server} from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+import type {BrowserManager} from '../browser/BrowserManager.js';
+import type {BrowserScope} from '../browser/BrowserScope.js';
+import type {Config} from '../cli/options.js';
+import {deferred, withTimeout} from '../util/async.js';
+import {debug, warn} from '../util/logger.js';
+import {PathSandbox} from '../util/sandbox.js';
+import type {CallSession, Pipeline} from './pipeline.js';
+import {callProgress} from './progress.js';
+import {ScopeHolder} from './scopeHolder.js';
+
+export const SERVER_NAME = 'cdp-mcp';
+export const SERVER_VERSION = '0.1.0';
+/** Bound of the roots/list request we make while holding the lock. */
+const ROOTS_TIMEOUT_MS = 5_000;
+/** How long a closing session waits for its cancelled calls to unwind. */
+const CLOSE_CALLS_MS = 2_000;
+
+let nextSessionId = 1;
+
+/** What sessions share: the server's configuration, browser and pipeline. */
+export interface SessionHost {
+  readonly config: Config;
+  readonly browsers: BrowserManager;
+  readonly pipeline: Pipeline;
+}
+
+/**
+ * One MCP session (the stdio client, or one HTTP session): an SDK Server of
+ * its own (low-level Server: our schemas are valibot, not zod), the client's
+ * roots and the file sandbox they define, and its view of the browser: its own
+ * browser context unless it works in the default one.
+ */
+export class McpSession implements CallSession {
+  readonly id = nextSessionId++;
+  readonly server: Server;
+  readonly files: PathSandbox;
+  readonly #holder: ScopeHolder;
+  readonly #roots = deferred<void>();
+  #inFlight = 0;
+  #idle = deferred<void>();
+  #lastActive = Date.now();
+  #closed = false;
+  readonly #closeListeners = new Set<() => void>();
+
+  constructor(
+    readonly host: SessionHost,
+    options: {defaultContext: boolean},
+  ) {
+    const {config} = host;
+    this.files = new PathSandbox(config.allowUnrestrictedPaths);
+    this.#holder = new ScopeHolder(host.browsers, {defaultContext: options.defaultContext});
+    this.#idle.resolve();
+    this.server = new Server(
+      {name: SERVER_NAME, version: SERVER_VERSION},
+      {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
+    );
+    this.#handleRoots();
+    this.#handleTools();
+    this.server.onerror = error => warn('MCP error:', error.message);
+    this.server.onclose = () => void this.close();
+  }
+
+  /** No call running; the time of the last activity (idle timeout). */
+  get idleSince(): number | undefined {
+    return this.#inFlight === 0 ? this.#lastActive : undefined;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The session's scope if the browser is up (never starts it). */
+  get currentScope(): BrowserScope | undefined {
+    return this.#holder.current;
+  }
+
+  rootsReady(): Promise<void> {
+    return withTimeout(this.#roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined);
+  }
+
+  scope(): Promise<BrowserScope> {
+    return this.#holder.get();
+  }
+
+  takeNote(): string | undefined {
+    return this.#holder.takeNote();
+  }
+
+  /** Told once when the session has closed (its transport went away, or close() was called). */
+  onClose(listener: () => void): void {
+    this.#closeListeners.add(listener);
+  }
+
+  /** Marks activity that is not a tool call (any request of the session's client). */
+  touch(): void {
+    this.#lastActive = Date.now();
+  }
+
+  /**
+   * Ends the session: its running calls are cancelled (the SDK aborts their
+   * signals), then its browser contexts and the pages it opened are closed.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) {
+      return;
+    }
+    this.#closed = true;
+    await this.server.close().catch((error: unknown) => debug('closing the MCP session failed', error));
+    await withTimeout(this.#idle.promise, CLOSE_CALLS_MS, 'calls').catch(() => undefined);
+    this.host.pipeline.scheduler.forget(this.id);
+    await this.#holder.close().catch((error: unknown) => debug('closing the session scope failed', error));
+    for (const listener of this.#closeListeners) {
+      listener();
+    }
+    this.#closeListeners.clear();
+  }
+
+  #handleRoots(): void {
+    const {server} = this;
+    const refreshRoots = async () => {
+      try {
+        const result = await server.listRoots(undefined, {timeout: ROOTS_TIMEOUT_MS});
+        this.files.setRoots(result.roots.map(r => r.uri));
+      } catch (error) {
+        debug('roots/list failed', error);
+      } finally {
+        this.#roots.resolve();
+      }
+    };
+    server.oninitialized = () => {
+      if (server.getClientCapabilities()?.roots) {
+        void refreshRoots();
+      } else {
+        this.#roots.resolve();
+        if (!this.host.config.allowUnrestrictedPaths) {
+          debug('The client has no roots: file outputs are limited to the OS temp dir.');
+        }
+      }
+    };
+    server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+      void refreshRoots();
+    });
+  }
+
+  #handleTools(): void {
+    const {pipeline} = this.host;
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: pipeline.listed().map(({tool, inputSchema}) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: inputSchema as {type: 'object'; properties?: Record<string, object>},
+        annotations: {title: tool.name, readOnlyHint: tool.annotations.readOnlyHint},
+      })),
+    }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const progress = callProgress(request.params._meta?.progressToken, extra.sendNotification);
+      this.#begin();
+      try {
+        const result = await pipeline.call(request.params.name, request.params.arguments, {
+          progress: progress.report,
+          signal: extra.signal,
+          session: this,
+        });
+        return {
+          content: [
+            {type: 'text', text: result.text},
+            ...result.images.map(image => ({type: 'image' as const, data: image.data, mimeType: image.mimeType})),
+          ],
+          ...(result.isError ? {isError: true} : {}),
+        };
+      } finally {
+        progress.end();
+        this.#end();
+      }
+    });
+  }
+
+  #begin(): void {
+    if (this.#inFlight++ === 0) {
+      this.#idle = deferred<void>();
+    }
+  }
+
+  #end(): void {
+    this.#lastActive = Date.now();
+    if (--this.#inFlight === 0) {
+      this.#idle.resolve();
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type {Config} from '../cli/options.js';
+import {ServerCore} from './core.js';
+import {type CdpMcpServer, createServer} from './createServer.js';
+import {type HttpServerHandle, serveHttp} from './http.js';
+import {exitWith, reportHeapOnSignal} from './lifecycle.js';
+import {serveStdio} from './stdio.js';
+
+/** A running server, whichever transport it serves. */
+export interface RunningServer {
+  transport: 'stdio' | 'http';
+  /** The HTTP endpoint and its token (HTTP only). */
+  http?: Pick<HttpServerHandle, 'url' | 'port' | 'token'>;
+  core: ServerCore;
+  /** Ends every session, kills a Chrome we launched (never one we attached to), stops serving. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server on the transport the configuration asks for: Streamable
+ * HTTP with --port, else stdio. With `exitOnSignal` (the CLI), the process
+ * exits on SIGTERM/SIGINT/SIGHUP (and, on stdio, when the client goes).
+ */
+export async function startTransport(config: Config, options: {exitOnSignal: boolean}): Promise<RunningServer> {
+  if (config.port === undefined) {
+    const instance: CdpMcpServer = createServer(config);
+    if (options.exitOnSignal) {
+      await serveStdio(instance);
+    } else {
+      const {StdioServerTransport} = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      await instance.server.connect(new StdioServerTransport());
+    }
+    return {transport: 'stdio', core: instance.core, close: () => instance.close()};
+  }
+  const core = new ServerCore(config);
+  const http = await serveHttp(core, {
+    port: config.port,
+    host: config.host,
+    authToken: config.authToken,
+    allowedOrigins: config.allowedOrigins,
+    maxSessions: config.maxSessions,
+    sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
+  }).catch(async (error: unknown) => {
+    await core.close();
+    throw error;
+  });
+  const close = async () => {
+    await http.close();
+    await core.close();
+  };
+  if (options.exitOnSignal) {
+    exitWith(close);
+    reportHeapOnSignal(core);
+  }
+  return {transport: 'http', http: {url: http.url, port: http.port, token: http.token}, core, close};
+}
