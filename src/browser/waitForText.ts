@@ -6,7 +6,7 @@ import {cpuMultiplier} from './settle.js';
 /** Default bound of wait_for, scaled by CPU throttling as the reference does. */
 export const WAIT_FOR_TIMEOUT_MS = 5_000;
 /** How often a waiting wait_for says it is still waiting (progress notifications). */
-const STILL_WAITING_EVERY_MS = 1_000;
+const STILL_WAITING_EVERY_MS = 500;
 
 /**
  * Runs in the page: resolves true as soon as any text is rendered in the

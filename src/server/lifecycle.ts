@@ -53,7 +53,7 @@ export function reportHeapOnSignal(core: ServerCore): void {
       const report = {
         heapUsed: memory.heapUsed,
         rss: memory.rss,
-        sessions: core.sessions.size,
+        mcpSessions: core.sessions.size,
         pages: browser?.pages().length ?? 0,
         targets: targets?.targetInfos.length ?? 0,
         contexts: contexts?.browserContextIds.length ?? 0,

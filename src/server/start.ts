@@ -32,6 +32,16 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     return {transport: 'stdio', core: instance.core, close: () => instance.close()};
   }
   const core = new ServerCore(config);
+  const serving: {http?: HttpServerHandle} = {};
+  const close = async () => {
+    await serving.http?.close();
+    await core.close();
+  };
+  if (options.exitOnSignal) {
+    // Before listening: a signal may come as soon as the address is printed.
+    exitWith(close);
+    reportHeapOnSignal(core);
+  }
   const http = await serveHttp(core, {
     port: config.port,
     host: config.host,
@@ -43,13 +53,6 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     await core.close();
     throw error;
   });
-  const close = async () => {
-    await http.close();
-    await core.close();
-  };
-  if (options.exitOnSignal) {
-    exitWith(close);
-    reportHeapOnSignal(core);
-  }
+  serving.http = http;
   return {transport: 'http', http: {url: http.url, port: http.port, token: http.token}, core, close};
 }

@@ -22,12 +22,15 @@ export interface HttpTestServer {
 export interface HeapReport {
   heapUsed: number;
   rss: number;
-  sessions: number;
+  /** MCP sessions open. */
+  mcpSessions: number;
   pages: number;
   targets: number;
   contexts: number;
-  sessionsOpen?: number;
-  pending: number;
+  /** CDP sessions, commands awaiting an answer and event listeners (when the browser is up). */
+  sessions?: number;
+  pending?: number;
+  listeners?: number;
 }
 
 export interface HttpSession {

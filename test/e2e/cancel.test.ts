@@ -13,8 +13,8 @@ describe('cancellation and progress over stdio', () => {
 
   before(async () => {
     fixtures = await new FixtureServer().start();
-    // The text shows up 1.2 s after load: a wait_for on it reports progress meanwhile.
-    fixtures.html('/late', '<p>start</p><script>setTimeout(() => document.body.append("arrived"), 1200)</script>');
+    // The text shows up 2 s after load: a wait_for on it reports progress meanwhile.
+    fixtures.html('/late', '<p>start</p><script>setTimeout(() => document.body.append("arrived"), 2000)</script>');
     mcp = await startServer();
     await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/late')});
   });
