@@ -1,0 +1,52 @@
+/** The corpus tables: what each page is built from (docs/corpus.md) and the figures of a run (corpus-report). */
+import type {CorpusPage} from './types.js';
+
+/**
+ * Flags both servers get for the corpus: the same window size, and reduced
+ * motion so that apps skip their open/close animations (a snapshot taken
+ * mid-animation would compare two different moments).
+ */
+export const CORPUS_ARGS = ['--viewport=1280x720', '--chromeArg=--force-prefers-reduced-motion'];
+
+export interface PageFigures {
+  page: CorpusPage;
+  /** Lines of chrome-devtools-mcp's non-verbose snapshot after load. */
+  lines: number;
+  /** Differing lines, non-verbose and verbose, summed over load and every step. */
+  diffs: [number, number];
+  task: string;
+  /** take_snapshot times in ms. */
+  ours: number[];
+  theirs: number[];
+  details: string[];
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The table docs/corpus.md keeps: page, packages with versions, licences, constructs. */
+export function corpusDocTable(pages: CorpusPage[]): string {
+  const rows = pages.map(
+    p =>
+      `| ${p.id} | ${cell(p.title)} | ${p.packages.map(k => `${k.name}@${k.version}`).join(', ')} | ${[
+        ...new Set(p.packages.map(k => k.license)),
+      ].join(', ')} | ${cell(p.constructs.join('; '))} | ${cell(p.task.description)} |`,
+  );
+  return [
+    '| page | app | package@version | licence | constructs | task |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+export function corpusTable(results: PageFigures[], median: (xs: number[]) => number): string {
+  const rows = results.map(r => {
+    const ours = median(r.ours);
+    const theirs = median(r.theirs);
+    return `| ${r.page.id} | ${r.page.packages.map(k => `${k.name}@${k.version}`).join(', ')} | ${r.lines} | ${r.diffs[0]} | ${r.diffs[1]} | ${cell(r.task)} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${theirs ? (ours / theirs).toFixed(2) : '-'} |`;
+  });
+  return [
+    '| page | package@version | lines | diffs | diffs verbose | task (ours) | ours ms | theirs ms | ratio |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
