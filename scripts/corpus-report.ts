@@ -12,7 +12,7 @@
 import {writeFileSync} from 'node:fs';
 
 import {CORPUS, type CorpusPage} from '../src/testing/corpus/index.js';
-import {CORPUS_ARGS, corpusTable, type PageFigures} from '../src/testing/corpus/report.js';
+import {CORPUS_ARGS, corpusDoc, corpusTable, type PageFigures} from '../src/testing/corpus/report.js';
 import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../src/testing/corpus/runner.js';
 import {FixtureServer} from '../src/testing/fixtureServer.js';
 import type {TestServer} from '../src/testing/mcpClient.js';
@@ -35,6 +35,10 @@ async function timedSnapshot(server: TestServer, times: number[]): Promise<strin
   return text;
 }
 
+const tag = (side: string) => (error: unknown) => {
+  throw new Error(`[${side}] ${error instanceof Error ? error.message : String(error)}`);
+};
+
 async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPage): Promise<PageFigures> {
   const figures: PageFigures = {page, lines: 0, diffs: [0, 0], task: 'not run', ours: [], theirs: [], details: []};
   const record = async (when: string) => {
@@ -53,7 +57,10 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
     }
   };
   try {
-    await Promise.all([openCorpusPage(pair.ours, fixtures, page), openCorpusPage(pair.theirs, fixtures, page)]);
+    await Promise.all([
+      openCorpusPage(pair.ours, fixtures, page).catch(tag('ours')),
+      openCorpusPage(pair.theirs, fixtures, page).catch(tag('theirs')),
+    ]);
     await record('after load');
     for (const step of page.steps) {
       // Each server acts on the elements its own snapshot names.
@@ -61,11 +68,15 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
         timedSnapshot(pair.ours, figures.ours),
         timedSnapshot(pair.theirs, figures.theirs),
       ]);
-      await Promise.all([runStep(pair.ours, ours, step), runStep(pair.theirs, theirs, step)]);
+      await Promise.all([
+        runStep(pair.ours, ours, step).catch(tag('ours')),
+        runStep(pair.theirs, theirs, step).catch(tag('theirs')),
+      ]);
       await record(`after "${step.label}"`);
     }
     const value = await evaluate(pair.ours, page.task.check);
-    figures.task = JSON.stringify(value) === JSON.stringify(page.task.expect) ? 'pass' : `FAIL: ${JSON.stringify(value)}`;
+    figures.task =
+      JSON.stringify(value) === JSON.stringify(page.task.expect) ? 'pass' : `FAIL: ${JSON.stringify(value)}`;
   } catch (error) {
     figures.task = `ERROR: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
   }
@@ -73,7 +84,7 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
 }
 
 async function main(): Promise<void> {
-  const pages = CORPUS.filter(p => !only || p.id === only);
+  const pages = CORPUS.filter(p => !only || only.split(',').includes(p.id));
   const fixtures = await new FixtureServer().start();
   await serveCorpus(fixtures, CORPUS);
   const pair = await startOraclePair({args: CORPUS_ARGS});
@@ -94,7 +105,7 @@ async function main(): Promise<void> {
   const table = corpusTable(results, median);
   console.log(table);
   if (docs) {
-    writeFileSync('docs/corpus.md', table);
+    writeFileSync('docs/corpus.md', corpusDoc(CORPUS, table));
   }
 }
 

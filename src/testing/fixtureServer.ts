@@ -66,6 +66,8 @@ export class FixtureServer {
     this.#server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // No Date header: pages that show response headers (API consoles) look the same on every run.
+      res.sendDate = false;
       req.on('end', () => {
         const body = Buffer.concat(chunks);
         this.requests.push({

@@ -5,7 +5,11 @@ export const a11yDialog: CorpusPage = {
   id: 'a11y-dialog',
   title: 'a11y-dialog modal',
   packages: [{name: 'a11y-dialog', version: '8.1.5', license: 'MIT'}],
-  constructs: ['modal dialog (role dialog, aria-modal, aria-labelledby)', 'aria-hidden container', 'form inside a dialog'],
+  constructs: [
+    'modal dialog (role dialog, aria-modal, aria-labelledby)',
+    'aria-hidden container',
+    'form inside a dialog',
+  ],
   html: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a11y-dialog</title>
 <script src="/node_modules/a11y-dialog/dist/a11y-dialog.min.js"></script>
 <style>[aria-hidden='true'].dialog { display: none; } .dialog { position: fixed; inset: 0; display: flex; }

@@ -20,7 +20,12 @@ window.editor = ace.edit('editor', {mode: 'ace/mode/python', useWorker: false});
     {label: 'click into the code', tool: 'click', target: /textbox/},
     {label: 'go to the end', tool: 'press_key', key: 'Control+End'},
     {label: 'new line', tool: 'press_key', key: 'Enter'},
-    {label: 'type a setting', tool: 'type_text', text: 'PORT = 8080', until: `editor.getValue().includes('PORT = 8080')`},
+    {
+      label: 'type a setting',
+      tool: 'type_text',
+      text: 'PORT = 8080',
+      until: `editor.getValue().includes('PORT = 8080')`,
+    },
   ],
   task: {
     description: 'Add the line "PORT = 8080" to the config',

@@ -18,12 +18,12 @@ window.api = agGrid.createGrid(document.getElementById('grid'), {
   animateRows: false,
 });
 </script></body></html>`,
-  ready: `!!window.api && document.querySelectorAll('.ag-center-cols-container .ag-row').length > 5`,
+  ready: `!!window.api && document.querySelectorAll('#grid .ag-row[row-index]').length > 5`,
   steps: [
     {
       label: 'scroll the grid to row 600',
       tool: 'evaluate_script',
-      function: `() => { const viewport = document.querySelector('.ag-body-viewport'); const row = document.querySelector('.ag-center-cols-container .ag-row'); viewport.scrollTop = row.offsetHeight * 599; return viewport.scrollTop; }`,
+      function: `() => { const scroller = [...document.querySelectorAll('#grid *')].find(e => e.scrollHeight > e.clientHeight + 1000 && /auto|scroll/.test(getComputedStyle(e).overflowY)); scroller.scrollTop = document.querySelector('#grid .ag-row[row-index]').offsetHeight * 595; return scroller.scrollTop > 0; }`,
       until: `!!document.querySelector('.ag-row[row-index="599"] [col-id="name"]')`,
     },
     {

@@ -22,7 +22,7 @@ export const bootstrap: CorpusPage = {
 <script src="/node_modules/bootstrap/dist/js/bootstrap.bundle.min.js"></script></head><body class="p-3">
 <h1 class="text-uppercase">Quarterly review</h1>
 <nav class="mb-3"><a class="btn btn-outline-secondary" href="#reports"><i class="fa-solid fa-chart-line"></i> Reports</a>
-<button type="button" class="btn btn-light" data-bs-toggle="tooltip" data-bs-title="Notifications settings"><i class="fa-solid fa-bell"></i></button></nav>
+<button type="button" class="btn btn-light" aria-label="Notifications" data-bs-toggle="tooltip" data-bs-title="Notifications settings"><i class="fa-solid fa-bell"></i></button></nav>
 <div class="dropdown mb-3">
   <button class="btn btn-secondary dropdown-toggle" type="button" data-bs-toggle="dropdown" aria-expanded="false">Export</button>
   <ul class="dropdown-menu">
@@ -55,7 +55,7 @@ document.getElementById('really').addEventListener('click', () => { window.delet
     {
       label: 'hover the icon button to show its tooltip',
       tool: 'hover',
-      target: /button "Notifications settings"/,
+      target: /button "Notifications"/,
       until: `!!document.querySelector('.tooltip.show')`,
     },
     {
@@ -73,7 +73,7 @@ document.getElementById('really').addEventListener('click', () => { window.delet
     {
       label: 'open the modal',
       tool: 'click',
-      target: /button "Delete report"/,
+      target: /button ".*Delete report"/,
       until: `document.getElementById('confirm').classList.contains('show') && document.body.classList.contains('modal-open')`,
     },
     {

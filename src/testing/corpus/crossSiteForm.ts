@@ -12,8 +12,8 @@ export const crossSiteForm: CorpusPage = {
   packages: [{name: 'bootstrap', version: '5.3.8', license: 'MIT'}],
   constructs: [
     'cross-site, out-of-process iframe',
-    'form control below the iframe\'s first screen',
-    'iframe below the top page\'s first screen',
+    "form control below the iframe's first screen",
+    "iframe below the top page's first screen",
     'postMessage to the embedding page',
   ],
   html: host => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
@@ -49,19 +49,24 @@ document.getElementById('pay').addEventListener('submit', e => {
   }),
   ready: `document.readyState === 'complete'`,
   steps: [
-    {label: 'fill the name in the cross-site frame', tool: 'fill', target: /textbox "Name on card"/, value: 'Ada Lovelace'},
+    {
+      label: 'fill the name in the cross-site frame',
+      tool: 'fill',
+      target: /textbox "Name on card"/,
+      value: 'Ada Lovelace',
+    },
     {label: 'click the card number field', tool: 'click', target: /textbox "Card number"/},
     {label: 'type the card number', tool: 'type_text', text: '4242424242424242'},
     {label: 'tick a checkbox in the frame', tool: 'click', target: /checkbox "Remember this card"/},
     {
-      label: 'submit with the button below the frame\'s first screen',
+      label: "submit with the button below the frame's first screen",
       tool: 'click',
       target: /button "Pay 42 EUR"/,
       until: `!!window.paid`,
     },
   ],
   task: {
-    description: 'Pay in the embedded cross-site form (the Pay button starts below the frame\'s first screen)',
+    description: "Pay in the embedded cross-site form (the Pay button starts below the frame's first screen)",
     check: `() => window.paid`,
     expect: {name: 'Ada Lovelace', card: '4242424242424242', save: true},
   },

@@ -21,8 +21,18 @@ window.grid = new gridjs.Grid({
 </script></body></html>`,
   ready: `document.querySelectorAll('.gridjs-tbody tr').length === 5`,
   steps: [
-    {label: 'go to the next page', tool: 'click', target: /button "Next"/, until: `document.querySelector('.gridjs-tbody td')?.textContent === 'Quito'`},
-    {label: 'sort by staff', tool: 'click', target: /button "Sort column ascending"/, until: `!!document.querySelector('.gridjs-sort-asc')`},
+    {
+      label: 'go to the next page',
+      tool: 'click',
+      target: /button "Next"/,
+      until: `document.querySelector('.gridjs-tbody td')?.textContent === 'Quito'`,
+    },
+    {
+      label: 'sort by staff',
+      tool: 'click',
+      target: /button "Sort column ascending"/,
+      until: `!!document.querySelector('.gridjs-sort-asc')`,
+    },
     {label: 'click the search box', tool: 'click', target: /searchbox|textbox "Type a keyword/},
     {
       label: 'search for a city',

@@ -40,8 +40,18 @@ dialog.addEventListener('close', () => { window.feedback = {result: dialog.retur
   ready: `document.readyState === 'complete'`,
   steps: [
     {label: 'pick an option of the multiple select', tool: 'fill', target: /listbox/, value: 'Frontend'},
-    {label: 'expand the native details', tool: 'click', target: /"Known issues"/, until: `document.getElementById('more').open`},
-    {label: 'open the native modal dialog', tool: 'click', target: /button "Give feedback"/, until: `document.getElementById('feedback').open`},
+    {
+      label: 'expand the native details',
+      tool: 'click',
+      target: /"Known issues"/,
+      until: `document.getElementById('more').open`,
+    },
+    {
+      label: 'open the native modal dialog',
+      tool: 'click',
+      target: /button "Give feedback"/,
+      until: `document.getElementById('feedback').open`,
+    },
     {label: 'fill the dialog textarea', tool: 'fill', target: /textbox "Comment"/, value: 'Love it'},
     {label: 'send and close the dialog', tool: 'click', target: /button "Send"/, until: `!!window.feedback`},
   ],

@@ -43,7 +43,12 @@ document.getElementById('apply').addEventListener('click', () => {
   ready: `document.querySelectorAll(':not(:defined)').length === 0 && document.querySelectorAll('.hydrated').length >= 8 && !!document.querySelector('ion-input input') && !!document.querySelector('ion-toggle')?.shadowRoot`,
   steps: [
     {label: 'fill the input', tool: 'fill', target: /textbox "Nickname"/, value: 'countess'},
-    {label: 'switch Wi-Fi on', tool: 'click', target: /switch "Wi-Fi"/, until: `document.getElementById('wifi').checked`},
+    {
+      label: 'switch Wi-Fi on',
+      tool: 'click',
+      target: /switch "Wi-Fi"/,
+      until: `document.getElementById('wifi').checked`,
+    },
     {
       label: 'expand the accordion',
       tool: 'click',

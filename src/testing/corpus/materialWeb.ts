@@ -19,7 +19,7 @@ ${importMapScript(['@material/web'])}
 <h1>Profile</h1>
 <md-tabs aria-label="Sections"><md-primary-tab>Account</md-primary-tab><md-primary-tab>Privacy</md-primary-tab></md-tabs>
 <form id="profile">
-<md-outlined-text-field label="Display name" value="ada" supporting-text="Shown to others"></md-outlined-text-field>
+<md-outlined-text-field label="Display name" supporting-text="Shown to others"></md-outlined-text-field>
 <md-filled-select label="Country">
   <md-select-option value="pt"><div slot="headline">Portugal</div></md-select-option>
   <md-select-option value="jp"><div slot="headline">Japan</div></md-select-option>
@@ -52,7 +52,7 @@ document.getElementById('save').addEventListener('click', () => {
       target: /option "Japan"/,
       until: `document.querySelector('md-filled-select').value === 'jp' && !document.querySelector('md-filled-select').open`,
     },
-    {label: 'turn the switch on', tool: 'click', target: /switch "Public profile"/},
+    {label: 'turn the switch on', tool: 'click', target: /switch$/},
     {label: 'save', tool: 'click', target: /button "Save"/, until: `!!window.saved`},
   ],
   task: {

@@ -27,7 +27,12 @@ MicroModal.init({onClose: () => { window.saved = document.getElementById('analyt
 </script></body></html>`,
   ready: `!!window.MicroModal`,
   steps: [
-    {label: 'open the modal', tool: 'click', target: /button "Cookie preferences"/, until: `document.getElementById('prefs').classList.contains('is-open')`},
+    {
+      label: 'open the modal',
+      tool: 'click',
+      target: /button "Cookie preferences"/,
+      until: `document.getElementById('prefs').classList.contains('is-open')`,
+    },
     {label: 'tick a checkbox in the modal', tool: 'fill', target: /checkbox "Analytics cookies"/, value: 'true'},
     {
       label: 'save and close',

@@ -39,7 +39,9 @@ export const PETSTORE_SPEC = JSON.stringify({
         operationId: 'showPetById',
         summary: 'Info for a specific pet',
         parameters: [{name: 'petId', in: 'path', required: true, schema: {type: 'string'}}],
-        responses: {'200': {description: 'The pet', content: {'application/json': {schema: {$ref: '#/components/schemas/Pet'}}}}},
+        responses: {
+          '200': {description: 'The pet', content: {'application/json': {schema: {$ref: '#/components/schemas/Pet'}}}},
+        },
       },
       delete: {
         tags: ['pets'],

@@ -48,8 +48,9 @@ window.view = new EditorView(document.getElementById('editor'), {
 </script></body></html>`,
   ready: `!!window.view && !!document.querySelector('.ProseMirror')`,
   steps: [
-    {label: 'click the first paragraph', tool: 'click', target: / "First paragraph\."$/},
+    {label: 'click into the editor', tool: 'click', target: /textbox "Document body"/},
     {label: 'go to the end of the document', tool: 'press_key', key: 'Control+End'},
+    {label: 'start a new paragraph', tool: 'press_key', key: 'Enter'},
     {
       label: 'type a second paragraph',
       tool: 'type_text',
@@ -58,7 +59,12 @@ window.view = new EditorView(document.getElementById('editor'), {
       until: `view.state.doc.textContent.includes('Second one')`,
     },
     {label: 'bold with the keyboard', tool: 'press_key', key: 'Control+B'},
-    {label: 'type bold text', tool: 'type_text', text: 'Bold end', until: `view.state.doc.textContent.includes('Bold end')`},
+    {
+      label: 'type bold text',
+      tool: 'type_text',
+      text: 'Bold end',
+      until: `view.state.doc.textContent.includes('Bold end')`,
+    },
   ],
   task: {
     description: 'Add a paragraph "Second one" and a bold "Bold end"',

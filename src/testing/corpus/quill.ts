@@ -20,8 +20,9 @@ window.quill = new Quill('#editor', {
 </script></body></html>`,
   ready: `!!window.quill && !!document.querySelector('.ql-editor')`,
   steps: [
-    {label: 'click into the editor', tool: 'click', target: /textbox/},
+    {label: 'click into the editor', tool: 'click', target: /generic value="Agenda"/},
     {label: 'go to the end', tool: 'press_key', key: 'Control+End'},
+    {label: 'start a new line', tool: 'press_key', key: 'Enter'},
     {
       label: 'type a new line',
       tool: 'type_text',

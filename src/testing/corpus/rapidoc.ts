@@ -28,13 +28,13 @@ export const rapidoc: CorpusPage = {
     {
       label: 'fill a parameter',
       tool: 'fill',
-      target: /textbox.*limit|textbox "integer"/,
+      target: /textbox$/,
       value: '3',
     },
   ],
   task: {
     description: 'Expand "GET /pets" and set its limit parameter to 3',
-    check: `() => { const root = document.querySelector('rapi-doc').shadowRoot; const input = [...root.querySelectorAll('input')].find(i => i.dataset.pname === 'limit' || i.getAttribute('data-pname') === 'limit'); return {expanded: root.querySelectorAll('summary.endpoint-head.expanded').length, limit: input?.value}; }`,
+    check: `() => { const inputs = []; const walk = root => { for (const el of root.querySelectorAll('*')) { if (el.localName === 'input') inputs.push(el); if (el.shadowRoot) walk(el.shadowRoot); } }; walk(document); const root = document.querySelector('rapi-doc').shadowRoot; return {expanded: root.querySelectorAll('summary.endpoint-head.expanded').length, limit: inputs.find(i => i.dataset.pname === 'limit')?.value}; }`,
     expect: {expanded: 1, limit: '3'},
   },
 };

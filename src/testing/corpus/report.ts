@@ -50,3 +50,36 @@ export function corpusTable(results: PageFigures[], median: (xs: number[]) => nu
     ...rows,
   ].join('\n');
 }
+
+/** docs/corpus.md: what the corpus is, its pages, and the figures of the last `corpus-report -- --docs` run. */
+export function corpusDoc(pages: CorpusPage[], figures: string): string {
+  return `# The real-app corpus
+
+Pages built from unmodified npm packages of real web apps and component
+libraries, pinned exactly in package.json (devDependencies) and served from
+node_modules by the fixture server (\`src/testing/fixtureServer.ts\`). Each
+page's definition (package, HTML, interactions, task) is one file in
+\`src/testing/corpus/\`. Two tests use them:
+
+- \`test/e2e/corpus.test.ts\`: our \`take_snapshot\` equals chrome-devtools-mcp
+  1.11's, non-verbose and verbose, after load and after every interaction.
+- \`test/e2e/corpusTasks.test.ts\`: an agent's task on every app through our
+  tools only, checked by reading the app's own state back.
+
+Known snapshot differences are listed in [corpus-diffs.md](corpus-diffs.md).
+\`npm run corpus-report\` prints the figures below (\`-- --docs\` rewrites this
+file; \`-- --page id[,id]\` runs some pages and prints their differing lines).
+
+## Pages
+
+${corpusDocTable(pages)}
+
+## Last report
+
+Lines: chrome-devtools-mcp's non-verbose snapshot after load. Diffs: differing
+lines (ours or theirs only), summed over load and every step. Times: median
+\`take_snapshot\` (non-verbose) per page, in ms, both servers in the same run.
+
+${figures}
+`;
+}

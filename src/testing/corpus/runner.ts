@@ -102,7 +102,11 @@ export async function runStep(server: TestServer, snapshotText: string, step: Co
   let result: CallResult;
   switch (step.tool) {
     case 'click':
-      result = await server.call('click', {pageId: 1, uid: uid(step.target), ...(step.dblClick ? {dblClick: true} : {})});
+      result = await server.call('click', {
+        pageId: 1,
+        uid: uid(step.target),
+        ...(step.dblClick ? {dblClick: true} : {}),
+      });
       break;
     case 'hover':
       result = await server.call('hover', {pageId: 1, uid: uid(step.target)});

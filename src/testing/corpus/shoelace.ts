@@ -54,7 +54,12 @@ document.querySelector('sl-menu').addEventListener('sl-select', e => { window.ch
       target: /menuitem "Archive"/,
       until: `window.chosen === 'archive' && !document.querySelector('sl-dropdown').open`,
     },
-    {label: 'open the modal', tool: 'click', target: /button "Checkout"/, until: `document.querySelector('sl-dialog').open`},
+    {
+      label: 'open the modal',
+      tool: 'click',
+      target: /button "Checkout"/,
+      until: `document.querySelector('sl-dialog').open`,
+    },
     {
       label: 'confirm in the modal',
       tool: 'click',

@@ -40,12 +40,12 @@ window.ui = SwaggerUIBundle({url: '${SPEC_PATH}', dom_id: '#swagger', deepLinkin
       label: 'execute the request',
       tool: 'click',
       target: /button "Execute"/,
-      until: `document.querySelector('#operations-pets-listPets .live-responses-table .response-col_status')?.textContent.trim() === '200'`,
+      until: `document.querySelector('#operations-pets-listPets .live-responses-table tbody .response-col_status')?.textContent.trim() === '200'`,
     },
   ],
   task: {
     description: 'Open "GET /pets", try it out with limit=2 and execute it',
-    check: `() => ({open: !!document.querySelector('#operations-pets-listPets.is-open'), status: document.querySelector('#operations-pets-listPets .live-responses-table .response-col_status')?.textContent.trim(), url: document.querySelector('#operations-pets-listPets .request-url pre')?.textContent.replace(location.origin, '')})`,
+    check: `() => ({open: !!document.querySelector('#operations-pets-listPets.is-open'), status: document.querySelector('#operations-pets-listPets .live-responses-table tbody .response-col_status')?.textContent.trim(), url: document.querySelector('#operations-pets-listPets .request-url pre')?.textContent.replace(location.origin, '')})`,
     expect: {open: true, status: '200', url: '/corpus/api/pets?limit=2'},
   },
 };

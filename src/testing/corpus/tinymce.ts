@@ -32,6 +32,7 @@ tinymce.init({
       text: 'Hello from the agent',
       until: `tinymce.activeEditor.getContent().includes('Hello from the agent')`,
     },
+    {label: 'select the new text', tool: 'press_key', key: 'Control+A'},
     {
       label: 'make it bold with the toolbar',
       tool: 'click',

@@ -5,7 +5,11 @@ export const trix: CorpusPage = {
   id: 'trix',
   title: 'Trix editor',
   packages: [{name: 'trix', version: '2.1.19', license: 'MIT'}],
-  constructs: ['custom element editor (contenteditable)', 'toolbar with button groups', 'hidden input holding the value'],
+  constructs: [
+    'custom element editor (contenteditable)',
+    'toolbar with button groups',
+    'hidden input holding the value',
+  ],
   html: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Trix</title>
 <link rel="stylesheet" href="/node_modules/trix/dist/trix.css">
 <script src="/node_modules/trix/dist/trix.umd.min.js"></script></head><body>
