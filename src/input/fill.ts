@@ -86,7 +86,7 @@ export async function fillElement(page: Page, state: SnapshotState, uid: string,
   const element: ResolvedElement = await state.resolve(uid);
   const info = await callOn<{kind: 'toggle' | 'select' | 'other'; state?: boolean | 'mixed'}>(element, INSPECT);
   if (info.kind === 'select' || (node.role === 'combobox' && node.children.some(c => c.role === 'option'))) {
-    await actionPoint(page, element, uid, true);
+    await actionPoint(page, element, uid, true, {hitTest: false});
     const byText = node.children.some(c => c.role === 'option' && c.name === value);
     const selected = info.kind === 'select' ? await callOn<boolean>(element, SELECT_OPTION, [value, byText]) : false;
     if (!selected) {
@@ -113,7 +113,7 @@ export async function fillElement(page: Page, state: SnapshotState, uid: string,
     }
     return;
   }
-  await actionPoint(page, element, uid, true);
+  await actionPoint(page, element, uid, true, {hitTest: false});
   const plan = await callOn<{mode: 'refuse' | 'done' | 'type'; text?: string}>(element, PREPARE_TEXT, [
     value,
     TYPE_LIMIT,
