@@ -12,7 +12,7 @@
 import {writeFileSync} from 'node:fs';
 
 import {CORPUS, type CorpusPage} from '../src/testing/corpus/index.js';
-import {CORPUS_ARGS, corpusDoc, corpusTable, type PageFigures} from '../src/testing/corpus/report.js';
+import {changedLines, CORPUS_ARGS, corpusDoc, corpusTable, type PageFigures} from '../src/testing/corpus/report.js';
 import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../src/testing/corpus/runner.js';
 import {FixtureServer} from '../src/testing/fixtureServer.js';
 import type {TestServer} from '../src/testing/mcpClient.js';
@@ -47,9 +47,12 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
       if (!verbose && figures.lines === 0) {
         figures.lines = theirs.split('\n').length;
       }
-      figures.diffs[verbose ? 1 : 0] += diff.length;
+      figures.diffs[verbose ? 1 : 0] += changedLines(diff);
       if (diff.length) {
-        figures.details.push(`  ${when} (${verbose ? 'verbose' : 'non-verbose'}): ${diff.length} lines`, ...diff);
+        figures.details.push(
+          `  ${when} (${verbose ? 'verbose' : 'non-verbose'}): ${changedLines(diff)} lines`,
+          ...diff,
+        );
       }
       if (show) {
         console.log(`==== ${page.id} ${when} ${verbose ? 'verbose' : ''} OURS\n${ours}\n==== THEIRS\n${theirs}`);

@@ -1,5 +1,6 @@
 import type {CdpParams} from '../../protocol/index.js';
-import type {Page, ResolvedElement} from '../browser/Page.js';
+import {exceptionMessage} from '../browser/exceptions.js';
+import {type Page, type ResolvedElement, staleElementError} from '../browser/Page.js';
 import {cpuMultiplier} from '../browser/settle.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -65,13 +66,6 @@ const CHECK_ELEMENT = `function(checkEnabled, settle, centre, walked) {
   });
 }`;
 
-export function staleElement(uid: string, cause?: unknown): Error {
-  return new Error(
-    `Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`,
-    cause === undefined ? undefined : {cause},
-  );
-}
-
 /** CDP errors that mean the element's document or frame went away (navigated, reloaded, detached). */
 export function isContextLoss(error: unknown): boolean {
   return /Cannot find context|context was destroyed|Execution context|No node|Could not find node|Target closed|target has closed|session.*(closed|detached)|No session|Inspected target navigated|Node is detached|frame.*gone/i.test(
@@ -106,7 +100,7 @@ export async function actionPoint(
     return await waitForActionPoint(page, element, uid, checkEnabled, options);
   } catch (error) {
     // The frame navigated or was removed while we waited: the element is gone, never act at its old place.
-    throw isContextLoss(error) ? staleElement(uid, error) : error;
+    throw isContextLoss(error) ? staleElementError(uid, error) : error;
   }
 }
 
@@ -193,7 +187,7 @@ async function waitForActionPoint(
       }
     }
     if (blocker === 'detached') {
-      throw staleElement(uid);
+      throw staleElementError(uid);
     }
     if (blocker === 'moved') {
       throw new Error(
@@ -353,7 +347,7 @@ export async function callOn<T>(
     awaitPromise: true,
   });
   if (exceptionDetails) {
-    throw new Error(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
+    throw new Error(exceptionMessage(exceptionDetails));
   }
   return result.value as T;
 }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
 import {CORPUS} from '../../src/testing/corpus/index.js';
-import {CORPUS_ARGS} from '../../src/testing/corpus/report.js';
+import {changedLines, CORPUS_ARGS} from '../../src/testing/corpus/report.js';
 import {openCorpusPage, runStep, serveCorpus, snapshot} from '../../src/testing/corpus/runner.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {compareSnapshots, type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
@@ -37,7 +37,7 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
       const {diff} = await compareSnapshots(pair, {verbose});
       if (diff.length) {
         failures.push(
-          `${verbose ? 'verbose' : 'non-verbose'}: ${diff.length} differing lines`,
+          `${verbose ? 'verbose' : 'non-verbose'}: ${changedLines(diff)} differing lines`,
           ...diff.slice(0, SHOWN_DIFF_LINES),
         );
       }

@@ -12,6 +12,7 @@ import {CORPUS_ARGS} from '../../src/testing/corpus/report.js';
 import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../../src/testing/corpus/runner.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {ORACLE_VIEWPORT} from '../../src/testing/oracle.js';
 
 describe('corpus tasks: an agent completes a task on every real app with our tools', () => {
   let fixtures: FixtureServer;
@@ -20,7 +21,8 @@ describe('corpus tasks: an agent completes a task on every real app with our too
   before(async () => {
     fixtures = await new FixtureServer().start();
     await serveCorpus(fixtures, CORPUS);
-    mcp = await startServer({args: CORPUS_ARGS});
+    // The oracle's window size, so that tasks see the pages the oracle test compares.
+    mcp = await startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...CORPUS_ARGS]});
   });
   after(async () => {
     await mcp?.close();

@@ -9,7 +9,11 @@ export const codemirror: CorpusPage = {
     {name: 'codemirror', version: '6.0.2', license: 'MIT'},
     {name: '@codemirror/lang-javascript', version: '6.2.5', license: 'MIT'},
   ],
-  constructs: ['code editor (contenteditable lines)', 'line-number gutter', 'ES modules with bare imports (import map)'],
+  constructs: [
+    'code editor (contenteditable lines)',
+    'line-number gutter',
+    'ES modules with bare imports (import map)',
+  ],
   html: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CodeMirror</title>
 ${importMapScript(['codemirror', '@codemirror/lang-javascript'])}</head><body>
 <h1>script.js</h1>

@@ -2,11 +2,14 @@
 import type {CorpusPage} from './types.js';
 
 /**
- * Flags both servers get for the corpus: the same window size, and reduced
- * motion so that apps skip their open/close animations (a snapshot taken
- * mid-animation would compare two different moments).
+ * Flags both servers get for the corpus (besides the oracle's window size):
+ * reduced motion, so that apps skip their open/close animations (a snapshot
+ * taken mid-animation would compare two different moments).
  */
-export const CORPUS_ARGS = ['--viewport=1280x720', '--chromeArg=--force-prefers-reduced-motion'];
+export const CORPUS_ARGS = ['--chromeArg=--force-prefers-reduced-motion'];
+
+/** Lines of an oracle diff that differ (not context or headers). */
+export const changedLines = (diff: string[]) => diff.filter(line => /^[-+] /.test(line)).length;
 
 export interface PageFigures {
   page: CorpusPage;
