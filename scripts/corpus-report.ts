@@ -12,11 +12,18 @@
 import {writeFileSync} from 'node:fs';
 
 import {CORPUS, type CorpusPage} from '../src/testing/corpus/index.js';
-import {changedLines, CORPUS_ARGS, corpusDoc, corpusTable, type PageFigures} from '../src/testing/corpus/report.js';
+import {
+  changedLines,
+  CORPUS_ARGS,
+  corpusDoc,
+  corpusTable,
+  type PageFigures,
+  withoutUids,
+} from '../src/testing/corpus/report.js';
 import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../src/testing/corpus/runner.js';
 import {FixtureServer} from '../src/testing/fixtureServer.js';
 import type {TestServer} from '../src/testing/mcpClient.js';
-import {compareSnapshots, type OraclePair, startOraclePair} from '../src/testing/oracle.js';
+import {compareSnapshots, diffLines, type OraclePair, startOraclePair} from '../src/testing/oracle.js';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--page') ? argv[argv.indexOf('--page') + 1] : undefined;
@@ -40,7 +47,16 @@ const tag = (side: string) => (error: unknown) => {
 };
 
 async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPage): Promise<PageFigures> {
-  const figures: PageFigures = {page, lines: 0, diffs: [0, 0], task: 'not run', ours: [], theirs: [], details: []};
+  const figures: PageFigures = {
+    page,
+    lines: 0,
+    diffs: [0, 0],
+    contentDiffs: [0, 0],
+    task: 'not run',
+    ours: [],
+    theirs: [],
+    details: [],
+  };
   const record = async (when: string) => {
     for (const verbose of [false, true]) {
       const {ours, theirs, diff} = await compareSnapshots(pair, {verbose});
@@ -48,6 +64,7 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
         figures.lines = theirs.split('\n').length;
       }
       figures.diffs[verbose ? 1 : 0] += changedLines(diff);
+      figures.contentDiffs[verbose ? 1 : 0] += changedLines(diffLines(withoutUids(ours), withoutUids(theirs)));
       if (diff.length) {
         figures.details.push(
           `  ${when} (${verbose ? 'verbose' : 'non-verbose'}): ${changedLines(diff)} lines`,
@@ -96,7 +113,9 @@ async function main(): Promise<void> {
     for (const page of pages) {
       const figures = await runPage(pair, fixtures, page);
       results.push(figures);
-      process.stderr.write(`${page.id}: ${figures.diffs.join('/')} diffs, task ${figures.task}\n`);
+      process.stderr.write(
+        `${page.id}: ${figures.contentDiffs.join('/')} content diffs (${figures.diffs.join('/')} with uids), task ${figures.task}\n`,
+      );
       if (only || show) {
         console.log(figures.details.join('\n'));
       }

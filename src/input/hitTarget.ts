@@ -125,13 +125,30 @@ export async function locate(page: Page, element: ResolvedElement): Promise<Loca
  */
 const CHECK_HIT = `function(hit) {
   const el = this;
-  const within = (outer, node) => { for (let n = node; n; n = n.parentNode || n.host) { if (n === outer) return true; } return false; };
+  // Shadow-including and flat-tree (slot) ancestry: slotted light-DOM content renders inside the slot.
+  const within = (outer, node) => {
+    for (let n = node; n; n = n.parentNode || n.host) { if (n === outer) return true; }
+    for (let n = node; n; n = n.assignedSlot || n.parentNode || n.host) { if (n === outer) return true; }
+    return false;
+  };
   if (within(el, hit)) return null;
+  // A generated box (::before, ::after, ::marker) has no DOM parent to compare: it is inconclusive.
+  if (!hit.parentNode && hit.nodeType !== 9 && hit.nodeType !== 11) return null;
   const hitElement = hit.nodeType === 1 ? hit : hit.parentElement;
   const label = hitElement && hitElement.closest('label');
   if (label && label.control === el) return null;
   if (el.localName === 'label' && el.control && within(el.control, hit)) return null;
   if (within(hit, el) && getComputedStyle(el).pointerEvents === 'none') return null;
+  // Chrome reports a hit on text as the text's DOM parent: for text slotted into the element
+  // (a web component's inner button showing its host's text), that is a shadow host around it.
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    if (root.host === hit) return null;
+  }
+  // A control that is invisible by design (a code editor's textarea, a styled checkbox's input)
+  // is used through what is drawn over it: a user clicks there too.
+  const style = getComputedStyle(el);
+  const box = el.getBoundingClientRect();
+  if (style.opacity === '0' || box.width * box.height <= 4) return null;
   if (!hitElement) return 'a text node';
   const cls = typeof hitElement.className === 'string' && hitElement.className.trim() ? ' class="' + hitElement.className.trim().split(/\\s+/).slice(0, 3).join(' ') + '"' : '';
   const id = hitElement.id ? ' id="' + hitElement.id + '"' : '';
@@ -167,6 +184,29 @@ async function describeNode(session: CdpSession, backendNodeId: number): Promise
 }
 
 /**
+ * The scroll offset of a session's local root document: DOM.getNodeForLocation
+ * takes document coordinates (viewport point plus scroll), and only finds
+ * nodes inside the visible part of the viewport.
+ */
+async function scrollOffset(session: CdpSession): Promise<Point> {
+  const {result} = await session.send('Runtime.evaluate', {expression: '[scrollX, scrollY]', returnByValue: true});
+  const [x, y] = Array.isArray(result.value) ? (result.value as number[]) : [0, 0];
+  return {x: x ?? 0, y: y ?? 0};
+}
+
+/** Chrome's hit test at a viewport point of a session's local root. */
+async function nodeAt(session: CdpSession, point: Point): Promise<number> {
+  const scroll = await scrollOffset(session);
+  const hit = await session.send('DOM.getNodeForLocation', {
+    x: Math.floor(point.x + scroll.x),
+    y: Math.floor(point.y + scroll.y),
+    includeUserAgentShadowDOM: false,
+    ignorePointerEventsNone: false,
+  });
+  return hit.backendNodeId;
+}
+
+/**
  * Chrome's hit test (DOM.getNodeForLocation) at the point, at every level:
  * in the element's frame it must find the element (or a descendant, or its
  * label), and in every parent the frame's owner. Returns undefined when the
@@ -174,36 +214,27 @@ async function describeNode(session: CdpSession, backendNodeId: number): Promise
  */
 export async function coveringElement(element: ResolvedElement, located: Located): Promise<string | undefined> {
   const session = element.session;
-  // Parents first: the levels are independent, so ask them all at once.
+  // The levels are independent: ask them all at once.
   const levels = located.chain.map(async (level, index) => {
     let p = located.local;
     for (let i = 0; i <= index; i++) {
       const box = located.chain[i]?.box;
       p = {x: p.x + (box?.x ?? 0), y: p.y + (box?.y ?? 0)};
     }
-    const hit = await level.parent.send('DOM.getNodeForLocation', {
-      x: Math.floor(p.x),
-      y: Math.floor(p.y),
-      includeUserAgentShadowDOM: false,
-      ignorePointerEventsNone: false,
-    });
-    return hit.backendNodeId === level.owner ? undefined : describeNode(level.parent, hit.backendNodeId);
+    const hit = await nodeAt(level.parent, p);
+    if (hit === level.owner) {
+      return undefined;
+    }
+    debug(`hit test: frame owner ${level.owner} not at (${p.x}, ${p.y}) in its parent (found node ${hit})`);
+    return describeNode(level.parent, hit);
   });
   const own = (async () => {
-    const hit = await session.send('DOM.getNodeForLocation', {
-      x: Math.floor(located.local.x),
-      y: Math.floor(located.local.y),
-      includeUserAgentShadowDOM: false,
-      ignorePointerEventsNone: false,
-    });
-    if (element.backendNodeId !== undefined && hit.backendNodeId === element.backendNodeId) {
+    const hit = await nodeAt(session, located.local);
+    if (element.backendNodeId !== undefined && hit === element.backendNodeId) {
       return undefined;
     }
     try {
-      const {object} = await session.send('DOM.resolveNode', {
-        backendNodeId: hit.backendNodeId,
-        objectGroup: HIT_GROUP,
-      });
+      const {object} = await session.send('DOM.resolveNode', {backendNodeId: hit, objectGroup: HIT_GROUP});
       const {result, exceptionDetails} = await session.send('Runtime.callFunctionOn', {
         objectId: element.objectId,
         functionDeclaration: CHECK_HIT,

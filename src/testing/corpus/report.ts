@@ -11,12 +11,17 @@ export const CORPUS_ARGS = ['--chromeArg=--force-prefers-reduced-motion'];
 /** Lines of an oracle diff that differ (not context or headers). */
 export const changedLines = (diff: string[]) => diff.filter(line => /^[-+] /.test(line)).length;
 
+/** A normalised snapshot without its uid placeholders, for differences of content only. */
+export const withoutUids = (text: string) => text.replace(/uid=#\d+ /g, '');
+
 export interface PageFigures {
   page: CorpusPage;
   /** Lines of chrome-devtools-mcp's non-verbose snapshot after load. */
   lines: number;
-  /** Differing lines, non-verbose and verbose, summed over load and every step. */
+  /** Differing lines, non-verbose and verbose, summed over load and every step (as the oracle test counts them). */
   diffs: [number, number];
+  /** The same with uids left out: differences of roles, names, values and which nodes are shown. */
+  contentDiffs: [number, number];
   task: string;
   /** take_snapshot times in ms. */
   ours: number[];
@@ -45,10 +50,10 @@ export function corpusTable(results: PageFigures[], median: (xs: number[]) => nu
   const rows = results.map(r => {
     const ours = median(r.ours);
     const theirs = median(r.theirs);
-    return `| ${r.page.id} | ${r.page.packages.map(k => `${k.name}@${k.version}`).join(', ')} | ${r.lines} | ${r.diffs[0]} | ${r.diffs[1]} | ${cell(r.task)} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${theirs ? (ours / theirs).toFixed(2) : '-'} |`;
+    return `| ${r.page.id} | ${r.page.packages.map(k => `${k.name}@${k.version}`).join(', ')} | ${r.lines} | ${r.contentDiffs[0]} / ${r.diffs[0]} | ${r.contentDiffs[1]} / ${r.diffs[1]} | ${cell(r.task)} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${theirs ? (ours / theirs).toFixed(2) : '-'} |`;
   });
   return [
-    '| page | package@version | lines | diffs | diffs verbose | task (ours) | ours ms | theirs ms | ratio |',
+    '| page | package@version | lines | diffs (content / with uids) | verbose diffs (content / with uids) | task (ours) | ours ms | theirs ms | ratio |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
@@ -80,7 +85,9 @@ ${corpusDocTable(pages)}
 ## Last report
 
 Lines: chrome-devtools-mcp's non-verbose snapshot after load. Diffs: differing
-lines (ours or theirs only), summed over load and every step. Times: median
+lines (ours or theirs only), summed over load and every step; "content" leaves
+the uids out (roles, names, values, which nodes are shown), "with uids" is what
+the oracle test compares (uids must also stay stable as the reference's do). Times: median
 \`take_snapshot\` (non-verbose) per page, in ms, both servers in the same run.
 
 ${figures}
