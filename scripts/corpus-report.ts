@@ -64,11 +64,13 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
         figures.lines = theirs.split('\n').length;
       }
       figures.diffs[verbose ? 1 : 0] += changedLines(diff);
-      figures.contentDiffs[verbose ? 1 : 0] += changedLines(diffLines(withoutUids(ours), withoutUids(theirs)));
-      if (diff.length) {
+      // Details show content differences (uids left out): those are what the engine must fix first.
+      const content = diffLines(withoutUids(ours), withoutUids(theirs));
+      figures.contentDiffs[verbose ? 1 : 0] += changedLines(content);
+      if (content.length) {
         figures.details.push(
-          `  ${when} (${verbose ? 'verbose' : 'non-verbose'}): ${changedLines(diff)} lines`,
-          ...diff,
+          `  ${when} (${verbose ? 'verbose' : 'non-verbose'}): ${changedLines(content)} lines`,
+          ...content,
         );
       }
       if (show) {

@@ -19,7 +19,8 @@ window.grid = new gridjs.Grid({
   search: true, sort: true, pagination: {limit: 5},
 }).render(document.getElementById('table'));
 </script></body></html>`,
-  ready: `document.querySelectorAll('.gridjs-tbody tr').length === 5`,
+  // Rows show before the pager has settled: wait for its Next button to be usable too.
+  ready: `document.querySelectorAll('.gridjs-tbody tr').length === 5 && document.querySelector('.gridjs-pages button[aria-label="Next"]')?.disabled === false`,
   steps: [
     {
       label: 'go to the next page',
