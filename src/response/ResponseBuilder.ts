@@ -22,6 +22,8 @@ export interface ExtraSection {
 
 /** Fixed order of optional sections between the page list and the error line. */
 export const SECTION_ORDER = {
+  traceSummary: 7,
+  traceInsight: 8,
   snapshot: 10,
   networkRequest: 12,
   consoleMessage: 13,

@@ -12,6 +12,7 @@ import type {ToolContext} from '../tools/defineTool.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
 /** The result of one call, before it becomes an MCP CallToolResult. */
@@ -63,7 +64,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  async call(name: string, args: unknown): Promise<ToolResult> {
+  async call(name: string, args: unknown, progress: ProgressReporter = NO_PROGRESS): Promise<ToolResult> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -97,10 +98,14 @@ export class Pipeline {
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
       );
     }
-    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>));
+    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>, progress));
   }
 
-  async #execute(registered: RegisteredTool, params: Record<string, unknown>): Promise<ToolResult> {
+  async #execute(
+    registered: RegisteredTool,
+    params: Record<string, unknown>,
+    progress: ProgressReporter,
+  ): Promise<ToolResult> {
     const {tool} = registered;
     const {browsers, files, config} = this.options;
     let browser;
@@ -110,7 +115,7 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
-    const context: ToolContext = {browser, config, files};
+    const context: ToolContext = {browser, config, files, progress};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

@@ -1,14 +1,51 @@
+import {crc32, deflateSync} from 'node:zlib';
+
 import type {FixtureServer} from './fixtureServer.js';
 
-/** An 800x500 SVG: big enough to be the page's largest contentful paint. */
-export const HERO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500" viewBox="0 0 800 500"><rect width="800" height="500" fill="#3a6"/><circle cx="400" cy="250" r="180" fill="#fc3"/></svg>`;
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A grey-noise PNG. Chrome leaves low-entropy images (a flat SVG) out of LCP,
+ * so the hero image must carry real detail to be the largest contentful paint.
+ */
+export function noisePng(width: number, height: number, seed = 1): Buffer {
+  const raw = Buffer.alloc((width + 1) * height);
+  let state = seed;
+  for (let y = 0; y < height; y++) {
+    raw[y * (width + 1)] = 0; // filter: none
+    for (let x = 1; x <= width; x++) {
+      state = (state * 1103515245 + 12345) >>> 0;
+      raw[y * (width + 1) + x] = state >>> 24;
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** The hero image, served late so that its load shows in the LCP breakdown. */
+export const HERO_IMAGE_DELAY_MS = 150;
 
 /** Served after this delay, so it blocks the first render measurably. */
 export const BLOCKING_CSS_DELAY_MS = 300;
 
 /**
  * A small shop page for the performance tools: a render-blocking stylesheet
- * served late, an LCP image, no charset declaration (so the CharacterSet
+ * served late, a hero image that is the LCP, no charset declaration (so the CharacterSet
  * insight fires), and a cascade for get_css_styles (.hero is styled by an
  * author rule that overrides the user-agent font size, and inherits from body).
  */
@@ -24,7 +61,7 @@ h1.hero { margin: 4px; }
 .note { color: rgb(0, 0, 200) !important; }
 </style></head><body>
 <h1 class="hero">Big sale</h1>
-<img src="/hero.svg" width="800" height="500" alt="Sale banner">
+<img src="/hero.png" width="600" height="300" alt="Sale banner">
 <p class="note" style="font-weight: 600">Ends soon</p>
 <button>Buy</button>
 </body></html>`,
@@ -34,7 +71,11 @@ h1.hero { margin: 4px; }
       delayMs: BLOCKING_CSS_DELAY_MS,
       body: `.hero { color: rgb(200, 0, 0); font-size: 32px; }\np { color: rgb(0, 128, 0); margin: 2px; }\n`,
     })
-    .route('/hero.svg', {headers: {'content-type': 'image/svg+xml', 'cache-control': 'no-cache'}, body: HERO_SVG})
+    .route('/hero.png', {
+      headers: {'content-type': 'image/png', 'cache-control': 'no-cache'},
+      delayMs: HERO_IMAGE_DELAY_MS,
+      body: noisePng(600, 300),
+    })
     // A page with nothing for the insights to find: charset and viewport
     // declared, no third parties, no scripts, no web fonts, cached resources.
     .route('/clean', {

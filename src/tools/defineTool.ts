@@ -4,6 +4,7 @@ import type {Browser} from '../browser/Browser.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
 export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging';
@@ -37,6 +38,8 @@ export interface ToolContext {
   readonly browser: Browser;
   readonly config: Config;
   readonly files: PathSandbox;
+  /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
+  readonly progress: ProgressReporter;
 }
 
 export interface ToolRequest<E extends Entries> {

@@ -9,6 +9,7 @@ import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, upl
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
@@ -40,6 +41,9 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  performanceStartTrace,
+  performanceStopTrace,
+  performanceAnalyzeInsight,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
