@@ -1,4 +1,5 @@
 import type {CdpSession} from '../../cdp/CdpConnection.js';
+import {TargetClosedError} from '../../cdp/errors.js';
 import {TimeoutError, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 
@@ -14,6 +15,8 @@ const IO_READ_TIMEOUT_MS = 30_000;
 const IO_READ_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Traces past this are refused rather than exhausting the server's memory. */
 export const MAX_TRACE_BYTES = 1024 * 1024 * 1024;
+
+const PAGE_CLOSED = 'The page closed while the trace was being recorded; the trace is lost. Start a new one.';
 
 /**
  * One Tracing session on a page target, streamed back through IO.read.
@@ -66,11 +69,18 @@ export class TraceRecording {
           this.session.on('Tracing.tracingComplete', ({stream}) =>
             stream ? resolve(stream) : reject(new Error('Chrome finished the trace without returning its data.')),
           ),
-          this.session.onDetached(() => reject(new Error('The page closed while the trace was being recorded.'))),
+          this.session.onDetached(() => reject(new Error(PAGE_CLOSED))),
         );
       });
+      const ended = this.session.send('Tracing.end', {}, TRACE_END_TIMEOUT_MS).catch((error: unknown) => {
+        throw this.session.detached ||
+          error instanceof TargetClosedError ||
+          /session with given id not found/i.test(String(error))
+          ? new Error(PAGE_CLOSED)
+          : error;
+      });
       this.#complete = withTimeout(
-        this.session.send('Tracing.end', {}, TRACE_END_TIMEOUT_MS).then(() => complete),
+        ended.then(() => complete),
         TRACE_END_TIMEOUT_MS,
         `Chrome did not finish the trace within ${TRACE_END_TIMEOUT_MS / 1000} s of stopping it.`,
       ).finally(() => unsubscribe.forEach(off => off()));
