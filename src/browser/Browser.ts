@@ -119,6 +119,10 @@ export class Browser {
       ]);
       return;
     }
+    if (targetInfo.type === 'page' && this.#pages.has(targetInfo.targetId)) {
+      // A second session to a page we track (DevTools' CSS model has its own): not a new page.
+      return;
+    }
     if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {
       // Not ours to drive: let it run and let go of it.
       void (async () => {

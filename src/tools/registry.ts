@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {getCssStyles} from './css.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
@@ -44,6 +45,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceStartTrace,
   performanceStopTrace,
   performanceAnalyzeInsight,
+  getCssStyles,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
