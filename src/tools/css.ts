@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 
-import {cssStylesText} from '../devtools/css/styles.js';
 import {definePageTool} from './defineTool.js';
 
 export const getCssStyles = definePageTool({
@@ -21,6 +20,6 @@ export const getCssStyles = definePageTool({
     ),
   },
   async handler({params, page}, response) {
-    response.line(...(await cssStylesText(page, params.uid, params.pageSize, params.pageIdx)));
+    response.line(...(await page.cssStyles(params.uid, params.pageSize, params.pageIdx)));
   },
 });

@@ -1,9 +1,6 @@
 import * as v from 'valibot';
 
-import {formatInsight} from '../devtools/trace/analysis.js';
-import {deviceScopeOf, tracerFor} from '../devtools/trace/PerformanceTracer.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
-import {SECTION_ORDER} from '../response/ResponseBuilder.js';
 import {definePageTool, type ToolContext} from './defineTool.js';
 
 const filePathEntry = {
@@ -18,12 +15,12 @@ const filePathEntry = {
 };
 
 async function stopAndReport(response: ResponseBuilder, context: ToolContext, filePath?: string): Promise<void> {
-  const result = await tracerFor(context.browser).stop({filePath, files: context.files, progress: context.progress});
+  const result = await context.tracing.stop(filePath, context.progress);
   response.line(...result.lines);
   if (result.parseError) {
     throw new Error(result.parseError);
   }
-  response.section(SECTION_ORDER.traceSummary, [result.summary ?? '']);
+  response.section('traceSummary', [result.summary ?? '']);
 }
 
 export const performanceStartTrace = definePageTool({
@@ -53,23 +50,18 @@ export const performanceStartTrace = definePageTool({
     ...filePathEntry,
   },
   async handler({params, page}, response, context) {
-    const tracer = tracerFor(context.browser);
-    if (tracer.running) {
+    if (context.tracing.running) {
       response.line(
         'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.',
       );
       return;
     }
-    await tracer.start(page, {
-      reload: params.reload,
-      ignoreCache: params.ignoreCache ?? false,
-      progress: context.progress,
-    });
+    await page.startTrace({reload: params.reload, ignoreCache: params.ignoreCache ?? false}, context.progress);
     if (!params.autoStop) {
       response.line('The performance trace is being recorded. Use performance_stop_trace to stop it.');
       return;
     }
-    await tracer.waitForPageDone(context.progress);
+    await context.tracing.waitForPageDone(context.progress);
     await stopAndReport(response, context, params.filePath);
   },
 });
@@ -83,7 +75,7 @@ export const performanceStopTrace = definePageTool({
   filePaths: ['filePath'],
   schema: {...filePathEntry},
   async handler({params}, response, context) {
-    if (!tracerFor(context.browser).running) {
+    if (!context.tracing.running) {
       response.line('Error: no active performance trace recording to stop.');
       return;
     }
@@ -107,14 +99,12 @@ export const performanceAnalyzeInsight = definePageTool({
       v.description('Insight name from that set\'s "Available insights", e.g. LCPBreakdown or RenderBlocking.'),
     ),
   },
-  async handler({params, page}, response, context) {
-    const trace = tracerFor(context.browser).lastTrace;
-    if (!trace) {
+  async handler({params, page}, response) {
+    const insight = page.analyzeInsight(params.insightSetId, params.insightName);
+    if (insight === undefined) {
       response.line('No recorded traces found. Record a performance trace so you have Insights to analyze.');
       return;
     }
-    response.section(SECTION_ORDER.traceInsight, [
-      formatInsight(trace, params.insightSetId, params.insightName, deviceScopeOf(page)),
-    ]);
+    response.section('traceInsight', [insight]);
   },
 });

@@ -47,7 +47,7 @@ export class DevToolsConnection {
     try {
       const result = await this.session.connection.send(
         method as never,
-        (params ?? {}),
+        params ?? {},
         this.session.id,
         DEVTOOLS_COMMAND_TIMEOUT_MS,
       );

@@ -2,11 +2,10 @@ import {promisify} from 'node:util';
 import {gzip} from 'node:zlib';
 
 import type {Browser} from '../../browser/Browser.js';
+import {navigate} from '../../browser/navigation.js';
 import type {Page} from '../../browser/Page.js';
-import {navigate} from '../../browser/settle.js';
 import {errorMessage} from '../../util/async.js';
 import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
-import type {PathSandbox} from '../../util/sandbox.js';
 import {loadTraceBundle} from '../vendor.js';
 import {type AnalyzedTrace, analyzeTrace, formatTraceSummary} from './analysis.js';
 import type {DeviceScope} from './bundle.js';
@@ -25,7 +24,8 @@ export interface StartOptions {
 export interface StopOptions {
   /** Sandbox-checked path for the raw trace (.json, or gzipped when it ends in .gz). */
   filePath?: string;
-  files: PathSandbox;
+  /** Writes through the path sandbox with the extension forced; returns the path written. */
+  files: {save(data: Uint8Array | string, path: string, ext: string): Promise<string>};
   progress?: ProgressReporter;
 }
 
