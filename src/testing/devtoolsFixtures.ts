@@ -1,6 +1,6 @@
 import {crc32, deflateSync} from 'node:zlib';
 
-import type {FixtureServer} from './fixtureServer.js';
+import type {FixtureServer, Route} from './fixtureServer.js';
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -49,11 +49,10 @@ export const BLOCKING_CSS_DELAY_MS = 300;
  * insight fires), and a cascade for get_css_styles (.hero is styled by an
  * author rule that overrides the user-agent font size, and inherits from body).
  */
-export function routePerformancePages(server: FixtureServer): void {
-  server
-    .route('/shop', {
-      headers: {'content-type': 'text/html'},
-      body: `<!doctype html><html><head><title>Shop</title>
+export const PERFORMANCE_ROUTES: Record<string, Route> = {
+  '/shop': {
+    headers: {'content-type': 'text/html'},
+    body: `<!doctype html><html><head><title>Shop</title>
 <link rel="stylesheet" href="/blocking.css">
 <style>
 body { color: rgb(10, 20, 30); font-family: serif; line-height: 1.5; }
@@ -65,21 +64,27 @@ h1.hero { margin: 4px; }
 <p class="note" style="font-weight: 600">Ends soon</p>
 <button>Buy</button>
 </body></html>`,
-    })
-    .route('/blocking.css', {
-      headers: {'content-type': 'text/css'},
-      delayMs: BLOCKING_CSS_DELAY_MS,
-      body: `.hero { color: rgb(200, 0, 0); font-size: 32px; }\np { color: rgb(0, 128, 0); margin: 2px; }\n`,
-    })
-    .route('/hero.png', {
-      headers: {'content-type': 'image/png', 'cache-control': 'no-cache'},
-      delayMs: HERO_IMAGE_DELAY_MS,
-      body: noisePng(600, 300),
-    })
-    // A page with nothing for the insights to find: charset and viewport
-    // declared, no third parties, no scripts, no web fonts, cached resources.
-    .route('/clean', {
-      headers: {'content-type': 'text/html; charset=utf-8', 'cache-control': 'max-age=31536000'},
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Clean</title></head><body><h1>Hello</h1><p>Plain text, nothing to fix.</p></body></html>`,
-    });
+  },
+  '/blocking.css': {
+    headers: {'content-type': 'text/css'},
+    delayMs: BLOCKING_CSS_DELAY_MS,
+    body: `.hero { color: rgb(200, 0, 0); font-size: 32px; }\np { color: rgb(0, 128, 0); margin: 2px; }\n`,
+  },
+  '/hero.png': {
+    headers: {'content-type': 'image/png', 'cache-control': 'no-cache'},
+    delayMs: HERO_IMAGE_DELAY_MS,
+    body: noisePng(600, 300),
+  },
+  // A page with nothing for the insights to find: charset and viewport
+  // declared, no third parties, no scripts, no web fonts, cached resources.
+  '/clean': {
+    headers: {'content-type': 'text/html; charset=utf-8', 'cache-control': 'max-age=31536000'},
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Clean</title></head><body><h1>Hello</h1><p>Plain text, nothing to fix.</p></body></html>`,
+  },
+};
+
+export function routePerformancePages(server: FixtureServer): void {
+  for (const [path, route] of Object.entries(PERFORMANCE_ROUTES)) {
+    server.route(path, route);
+  }
 }
