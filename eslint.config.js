@@ -76,7 +76,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: {allowDefaultProject: ['*.js', 'scripts/*.mjs', 'scripts/vendor/*.mjs']},
+        projectService: {allowDefaultProject: ['*.js', 'scripts/*.mjs']},
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -130,6 +130,9 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: {globals: {process: 'readonly', console: 'readonly', URL: 'readonly'}},
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: {process: 'readonly', console: 'readonly', URL: 'readonly'},
+    },
   },
 );
