@@ -119,8 +119,10 @@ export class Browser {
       ]);
       return;
     }
-    if (targetInfo.type === 'page' && this.#pages.has(targetInfo.targetId)) {
-      // A second session to a page we track (DevTools' CSS model has its own): not a new page.
+    const tracked = this.#pages.get(targetInfo.targetId);
+    if (tracked && tracked.auxiliaryAttaches > 0 && tracked.session.id !== sessionId) {
+      // A second session someone on our side asked for (DevTools' CSS model): not a new page.
+      tracked.auxiliaryAttaches--;
       return;
     }
     if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {

@@ -49,7 +49,16 @@ export class PageStyles {
     const sdk = await loadCssBundle();
     patchHostPlatform(sdk);
     const cdp = this.page.session.connection;
-    const {sessionId} = await cdp.send('Target.attachToTarget', {targetId: this.page.targetId, flatten: true});
+    // Announced first: Chrome reports the attach before it answers, and the
+    // browser model must not take this session for a new page.
+    this.page.auxiliaryAttaches++;
+    let sessionId: string;
+    try {
+      ({sessionId} = await cdp.send('Target.attachToTarget', {targetId: this.page.targetId, flatten: true}));
+    } catch (error) {
+      this.page.auxiliaryAttaches--;
+      throw error;
+    }
     const session = cdp.session(sessionId, this.page.targetId, 'page');
     const connection = new DevToolsConnection(session);
     this.#connection = connection;
