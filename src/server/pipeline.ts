@@ -7,7 +7,7 @@ import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/context.js';
-import {BrowserHandle, PageHandle} from '../tools/handles.js';
+import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
@@ -182,7 +182,14 @@ export class Pipeline {
       return fail(`${errorMessage(error)}${cause}`);
     }
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
-    const context: ToolContext = {browser: handles, config, files, progress, signal};
+    const context: ToolContext = {
+      browser: handles,
+      config,
+      files,
+      progress,
+      signal,
+      tracing: tracingHandle(scope, files),
+    };
     const response = new ResponseBuilder();
     let error: string | undefined;
     let page: Page | undefined;

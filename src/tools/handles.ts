@@ -4,6 +4,7 @@
  * knows how; no CDP here.
  */
 import {requestBody, responseBody} from '../browser/bodies.js';
+import type {Browser} from '../browser/Browser.js';
 import type {BrowserScope} from '../browser/BrowserScope.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
@@ -22,6 +23,9 @@ import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.j
 import {waitForText} from '../browser/waitForText.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
+import {cssStylesText} from '../devtools/css/styles.js';
+import {formatInsight} from '../devtools/trace/analysis.js';
+import {deviceScopeOf, type StopResult, tracerFor} from '../devtools/trace/PerformanceTracer.js';
 import {
   clickElement,
   clickPoint,
@@ -32,8 +36,8 @@ import {
   typeIntoFocused,
   uploadToElement,
 } from '../input/perform.js';
-import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
-import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage} from './context.js';
+import {type CallControl, NO_CALL_CONTROL, type ProgressReporter} from '../util/progress.js';
+import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage, ToolTracing} from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
   constructor(
@@ -78,7 +82,7 @@ export class PageHandle implements ToolPage {
 
   constructor(
     readonly page: Page,
-    owner: BrowserHandle,
+    readonly owner: BrowserHandle,
   ) {
     this.input = pageInput(page, owner.control);
     this.console = pageConsole(page, owner.files, owner.config);
@@ -133,6 +137,48 @@ export class PageHandle implements ToolPage {
   resize(width: number, height: number): Promise<void> {
     return resizeContent(this.#connection(), this.page.targetId, width, height);
   }
+
+  startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void> {
+    return this.#tracer().start(this.page, {...options, progress});
+  }
+
+  analyzeInsight(insightSetId: string, insightName: string): string | undefined {
+    const tracer = this.#tracer();
+    // Another session's trace is not this session's to read.
+    const trace = tracer.owner === this.owner.scope.ownerId ? tracer.lastTrace : undefined;
+    return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(this.page));
+  }
+
+  cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]> {
+    return cssStylesText(this.page, uid, pageSize, pageIdx);
+  }
+
+  readonly #tracer = () => tracerFor(this.#browser());
+  readonly #browser: () => Browser = () => this.owner.browser;
+}
+
+/**
+ * The server's performance trace, over the browser's tracer: one trace at a
+ * time in the whole browser (Chrome traces browser-wide), which only the
+ * session that started it may wait for or stop.
+ */
+export function tracingHandle(scope: BrowserScope, files: ToolFiles): ToolTracing {
+  const tracer = () => {
+    const t = tracerFor(scope.browser);
+    if (t.running && t.owner !== scope.ownerId) {
+      throw new Error(
+        'The performance trace running now was started by another MCP session; only that session can stop it. Try again once it has finished.',
+      );
+    }
+    return t;
+  };
+  return {
+    get running() {
+      return tracerFor(scope.browser).running;
+    },
+    waitForPageDone: progress => tracer().waitForPageDone(progress),
+    stop: (filePath, progress): Promise<StopResult> => tracer().stop({filePath, files, progress}),
+  };
 }
 
 function pageInput(page: Page, control: CallControl): ToolInput {
