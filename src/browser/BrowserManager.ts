@@ -1,7 +1,22 @@
 import type {Config} from '../cli/options.js';
-import {debug} from '../util/logger.js';
+import {errorMessage, sleep} from '../util/async.js';
+import {debug, warn} from '../util/logger.js';
 import type {Browser} from './Browser.js';
 import {UrlPolicy} from './urlPolicy.js';
+
+/** Waits between attempts to reach an attached browser the first time (a typo should fail fast). */
+const FIRST_CONNECT_BACKOFF_MS = [250, 500];
+/**
+ * Waits between attempts after an attached browser's socket dropped (a
+ * browser farm restarting a node, a proxy recycling connections): doubling,
+ * about 8 s in all before the call that waits for it gets an error.
+ */
+const RECONNECT_BACKOFF_MS = [100, 250, 500, 1_000, 2_000, 4_000];
+
+/** An endpoint without its query string (farms put tokens there), for messages. */
+function shown(url: string | undefined): string {
+  return (url ?? '').replace(/\?.*$/, '?…');
+}
 
 /**
  * Starts the browser lazily on the first tool call, and again after it went
@@ -12,6 +27,7 @@ export class BrowserManager {
   #browser: Browser | undefined;
   #starting: Promise<Browser> | undefined;
   #closing = false;
+  #everConnected = false;
 
   /** --blockedUrlPattern / --allowedUrlPattern, enforced on every target of the browser. */
   readonly urlPolicy: UrlPolicy;
@@ -46,7 +62,46 @@ export class BrowserManager {
     return this.#starting;
   }
 
+  /** Connects (or launches) once, or, for an attached browser, with backoff between attempts. */
   async #start(): Promise<Browser> {
+    if (!this.attached) {
+      return this.#startOnce();
+    }
+    const delays = this.#everConnected ? RECONNECT_BACKOFF_MS : FIRST_CONNECT_BACKOFF_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#startOnce();
+      } catch (error) {
+        const delay = delays[attempt];
+        if (delay === undefined || this.#closing) {
+          throw error;
+        }
+        debug(
+          `attaching failed (attempt ${attempt + 1}), retrying in ${delay} ms: ${errorMessage(error instanceof Error && error.cause ? error.cause : error)}`,
+        );
+        await sleep(delay);
+      }
+    }
+  }
+
+  /**
+   * An attached browser's socket dropped: reconnect in the background, so
+   * the next call finds it back (or waits for the attempts still running).
+   */
+  #onDrop(browser: Browser): void {
+    if (this.#closing || this.#browser !== browser) {
+      return;
+    }
+    warn(
+      `The connection to Chrome at ${shown(this.config.browserUrl ?? this.config.wsEndpoint)} dropped; reconnecting.`,
+    );
+    this.#browser = undefined;
+    void browser.close().catch(() => undefined);
+    this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
+    this.#starting.catch((error: unknown) => warn('Reconnecting to Chrome failed:', errorMessage(error)));
+  }
+
+  async #startOnce(): Promise<Browser> {
     const c = this.config;
     await this.urlPolicy.validate();
     // Loaded on the first tool call, so that starting the server and
@@ -75,7 +130,7 @@ export class BrowserManager {
       await endpoint.kill();
       throw new Error(
         this.attached
-          ? `Could not connect to Chrome at ${c.browserUrl ?? c.wsEndpoint}. Check that it is running with remote debugging enabled.`
+          ? `Could not connect to Chrome at ${shown(c.browserUrl ?? c.wsEndpoint)}. Check that it is running with remote debugging enabled${c.wsHeaders ? ' and that --wsHeaders has what the endpoint asks for' : ''}.`
           : 'Could not connect to the launched Chrome.',
         {cause: error},
       );
@@ -96,6 +151,10 @@ export class BrowserManager {
       }
     }
     this.#browser = browser;
+    this.#everConnected = true;
+    if (this.attached) {
+      browser.connection.onClose(() => this.#onDrop(browser));
+    }
     return browser;
   }
 

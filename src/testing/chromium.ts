@@ -1,0 +1,61 @@
+import {type ChildProcess, spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+
+import {CHROME_PATH} from './mcpClient.js';
+
+/** A headless Chromium the test starts itself (for servers that attach to it). */
+export interface RunningChromium {
+  port: number;
+  /** ws://127.0.0.1:<port>/devtools/browser/<id> */
+  browserWsUrl: string;
+  process: ChildProcess;
+  alive(): boolean;
+  kill(): void;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+
+export async function startChromium(): Promise<RunningChromium> {
+  const profile = mkdtempSync(join(tmpdir(), 'cdp-mcp-attach-'));
+  const child = spawn(
+    CHROME_PATH,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      '--no-first-run',
+      '--disable-background-networking',
+      'about:blank',
+    ],
+    {stdio: 'ignore', detached: true},
+  );
+  const file = join(profile, 'DevToolsActivePort');
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(existsSync(file) && readFileSync(file, 'utf8').includes('\n'))) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      throw new Error(`Chromium did not start (no ${file}).`);
+    }
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+  const [port = '', path = ''] = readFileSync(file, 'utf8').split('\n');
+  return {
+    port: Number(port),
+    browserWsUrl: `ws://127.0.0.1:${port}${path}`,
+    process: child,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    kill() {
+      if (child.pid && child.exitCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      rmSync(profile, {recursive: true, force: true});
+    },
+  };
+}

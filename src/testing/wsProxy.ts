@@ -1,0 +1,94 @@
+import {createServer, type IncomingMessage, type Server} from 'node:http';
+import type {AddressInfo, Socket} from 'node:net';
+
+import WebSocket from 'ws';
+
+/**
+ * A stand-in for a browser farm's CDP gateway: a WebSocket proxy that wants
+ * a header on the handshake, forwards frames to a real Chromium, can refuse
+ * the next handshakes (a node restarting) and drop every live connection.
+ */
+export class WsProxy {
+  readonly #http: Server;
+  readonly #wss = new WebSocket.Server({noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024});
+  readonly #live = new Set<{client: WebSocket; upstream: WebSocket}>();
+  #refuse = 0;
+  /** Handshakes seen: accepted, rejected for the header, refused on purpose. */
+  readonly handshakes: Array<'accepted' | 'unauthorized' | 'refused'> = [];
+  port = 0;
+
+  constructor(
+    readonly upstreamUrl: string,
+    readonly header: {name: string; value: string},
+  ) {
+    this.#http = createServer((_req, res) => res.writeHead(404).end());
+    this.#http.on('upgrade', (req, socket, head) => this.#upgrade(req, socket as Socket, head));
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>(resolve => this.#http.listen(0, '127.0.0.1', resolve));
+    this.port = (this.#http.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** The farm URL for the same browser path. */
+  get url(): string {
+    return `ws://127.0.0.1:${this.port}${new URL(this.upstreamUrl).pathname}`;
+  }
+
+  get liveConnections(): number {
+    return this.#live.size;
+  }
+
+  /** The next `count` handshakes get a 503, as from a gateway whose node restarts. */
+  refuseNext(count: number): void {
+    this.#refuse = count;
+  }
+
+  /** Terminates every live connection (both sides), as a farm recycling sockets. */
+  dropAll(): void {
+    for (const {client, upstream} of this.#live) {
+      client.terminate();
+      upstream.terminate();
+    }
+    this.#live.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.dropAll();
+    this.#http.closeAllConnections();
+    await new Promise<void>(resolve => this.#http.close(() => resolve()));
+  }
+
+  #upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    if (req.headers[this.header.name.toLowerCase()] !== this.header.value) {
+      this.handshakes.push('unauthorized');
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (this.#refuse > 0) {
+      this.#refuse--;
+      this.handshakes.push('refused');
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    this.handshakes.push('accepted');
+    const upstream = new WebSocket(this.upstreamUrl, {perMessageDeflate: false, maxPayload: 256 * 1024 * 1024});
+    upstream.once('open', () => {
+      this.#wss.handleUpgrade(req, socket, head, (client: WebSocket) => {
+        const pair = {client, upstream};
+        this.#live.add(pair);
+        client.on('message', (data: WebSocket.Data) => upstream.readyState === WebSocket.OPEN && upstream.send(data));
+        upstream.on('message', (data: WebSocket.Data) => client.readyState === WebSocket.OPEN && client.send(data));
+        const close = () => {
+          this.#live.delete(pair);
+          client.terminate();
+          upstream.terminate();
+        };
+        client.once('close', close);
+        upstream.once('close', close);
+      });
+    });
+    upstream.once('error', () => socket.destroy());
+  }
+}
