@@ -140,8 +140,12 @@ export class Page {
       }
       await enabled;
       const {frameTree} = await tree;
-      this.loaderId ||= frameTree.frame.loaderId;
-      this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      if (!this.loaderId) {
+        // Unless a navigation committed meanwhile (a popup loading while we set
+        // up): then its frameNavigated already told the newer URL.
+        this.loaderId = frameTree.frame.loaderId;
+        this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      }
       this.#ready.resolve();
     } catch (error) {
       debug(`page ${this.id} init failed`, error);

@@ -1,5 +1,3 @@
-import {readFileSync} from 'node:fs';
-
 import CDP from 'chrome-remote-interface';
 
 import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '../../protocol/index.js';
@@ -53,13 +51,13 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-let cachedProtocol: object | undefined;
-function pinnedProtocol(): object {
-  cachedProtocol ??= JSON.parse(
-    readFileSync(new URL('../../../protocol/protocol.json', import.meta.url), 'utf8'),
-  ) as object;
-  return cachedProtocol;
-}
+/**
+ * The protocol descriptor chrome-remote-interface builds its `client.Domain.method`
+ * shorthands from. We only use `send()` and the raw event stream, which work
+ * for every method without one: an empty descriptor spares reading and
+ * keeping the 700 KB one (and, with `local`, fetching /json/protocol).
+ */
+const NO_SHORTHANDS = {version: {major: '1', minor: '3'}, domains: []} as unknown as CDP.Protocol;
 
 /**
  * One WebSocket connection to the browser target. Sessions of page and frame
@@ -79,7 +77,7 @@ export class CdpConnection {
   static async connect(wsUrl: string, headers?: Record<string, string>): Promise<CdpConnection> {
     const client: RawClient = headers
       ? await openHeaderSocket(wsUrl, headers)
-      : await CDP({target: wsUrl, local: true, protocol: pinnedProtocol() as CDP.Protocol});
+      : await CDP({target: wsUrl, local: true, protocol: NO_SHORTHANDS});
     return new CdpConnection(client);
   }
 

@@ -1,7 +1,7 @@
 import type {Config} from '../cli/options.js';
 import {ServerCore} from './core.js';
 import {type CdpMcpServer, createServer} from './createServer.js';
-import {type HttpServerHandle, serveHttp} from './http.js';
+import type {HttpServerHandle} from './http.js';
 import {exitWith, reportHeapOnSignal} from './lifecycle.js';
 import {serveStdio} from './stdio.js';
 
@@ -42,6 +42,8 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     exitWith(close);
     reportHeapOnSignal(core);
   }
+  // Loaded only for HTTP: stdio never pays for the HTTP transport's modules.
+  const {serveHttp} = await import('./http.js');
   const http = await serveHttp(core, {
     port: config.port,
     host: config.host,
