@@ -70,7 +70,7 @@ function layerRule(folder) {
 }
 
 export default tseslint.config(
-  {ignores: ['build/**', 'node_modules/**', '.bench/**', 'protocol/protocol.json']},
+  {ignores: ['build/**', 'dist/**', 'node_modules/**', '.bench/**', 'protocol/protocol.json']},
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

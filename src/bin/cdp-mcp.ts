@@ -41,9 +41,9 @@ if (config.unknown.length) {
 process.on('unhandledRejection', reason => warn('unhandled rejection:', reason));
 
 // Loaded after the checks so that --help stays instant.
-const {startServer} = await import('../index.js');
+const {startTransport} = await import('../server/start.js');
 try {
-  await startServer(config);
+  await startTransport(config, {exitOnSignal: true});
 } catch (error) {
   // Refused to start (a non-loopback address without a token, a port in use…).
   process.stderr.write(`cdp-mcp: ${(error as Error).message}\n`);

@@ -8,9 +8,14 @@ import type {CssBundle, HeapBundle, TraceBundle} from './bundleTypes.js';
  * The DevTools bundles built by scripts/build-vendor.mjs (build/vendor/). They
  * are megabytes of code, so each is imported on first use, never at server
  * start, and the Node 20 polyfills are installed before any of them runs.
- * This file sits in build/src/devtools/, the bundles in build/vendor/.
+ * Compiled, this file sits in build/src/devtools/ and the bundles in
+ * build/vendor/; in the published bundle (scripts/bundle.mjs) it is part of a
+ * chunk in dist/, next to dist/vendor/.
  */
-const VENDOR_DIR = new URL('../../vendor/', import.meta.url);
+const VENDOR_DIR =
+  [new URL('./vendor/', import.meta.url), new URL('../../vendor/', import.meta.url)].find(dir =>
+    existsSync(new URL('manifest.json', dir)),
+  ) ?? new URL('../../vendor/', import.meta.url);
 
 /** File names in build/vendor/ (see scripts/vendor/*.mjs). */
 export const VENDOR_FILES = {

@@ -28,6 +28,8 @@ export interface HttpOptions {
   /** A session with no request for this long is closed, with its pages and context. */
   sessionIdleTimeoutMs: number;
   maxRequestBodyBytes?: number;
+  /** Print the address (and a generated token) on stderr: the CLI does; a library caller gets them returned. */
+  announce?: boolean;
 }
 
 export interface HttpServerHandle {

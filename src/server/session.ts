@@ -25,6 +25,14 @@ const CLOSE_CALLS_MS = 2_000;
 
 let nextSessionId = 1;
 
+/**
+ * The SDK validates elicitation answers with Ajv by default. We never ask the
+ * client anything, so this stands in (and the bundle leaves Ajv out).
+ */
+const NO_ELICITATION = {
+  getValidator: () => () => ({valid: false as const, data: undefined, errorMessage: 'This server does not elicit.'}),
+};
+
 /** What sessions share: the server's configuration, browser and pipeline. */
 export interface SessionHost {
   readonly config: Config;
@@ -60,7 +68,11 @@ export class McpSession implements CallSession {
     this.#idle.resolve();
     this.server = new Server(
       {name: SERVER_NAME, version: SERVER_VERSION},
-      {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
+      {
+        capabilities: {tools: {}},
+        instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.',
+        jsonSchemaValidator: NO_ELICITATION,
+      },
     );
     this.#handleRoots();
     this.#handleTools();
@@ -92,6 +104,11 @@ export class McpSession implements CallSession {
 
   takeNote(): string | undefined {
     return this.#holder.takeNote();
+  }
+
+  /** Serves the session over an MCP transport (any the SDK offers, or one that looks like them). */
+  async connect(transport: object): Promise<void> {
+    await this.server.connect(transport as Parameters<Server['connect']>[0]);
   }
 
   /** Told once when the session has closed (its transport went away, or close() was called). */

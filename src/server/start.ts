@@ -51,6 +51,7 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     allowedOrigins: config.allowedOrigins,
     maxSessions: config.maxSessions,
     sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
+    announce: options.exitOnSignal,
   }).catch(async (error: unknown) => {
     await core.close();
     throw error;

@@ -9,14 +9,31 @@ import {format} from 'node:util';
 let logFile: string | undefined;
 let verbose = Boolean(process.env['CDP_MCP_DEBUG']);
 
-export function configureLogger(options: {logFile?: string; verbose?: boolean}): void {
+export type LogLevel = 'debug' | 'warn';
+/** An embedder's log sink: gets every line, debug ones included. */
+let sink: ((level: LogLevel, message: string) => void) | undefined;
+
+export function configureLogger(options: {
+  logFile?: string;
+  verbose?: boolean;
+  sink?: (level: LogLevel, message: string) => void;
+}): void {
   logFile = options.logFile;
+  sink = options.sink;
   if (options.verbose !== undefined) {
     verbose = options.verbose;
   }
 }
 
-function write(level: string, args: unknown[]): void {
+function write(level: LogLevel, args: unknown[]): void {
+  if (sink) {
+    try {
+      sink(level, format(...args));
+    } catch {
+      // A failing sink must not break the server.
+    }
+    return;
+  }
   const line = `${new Date().toISOString()} ${level} ${format(...args)}\n`;
   if (logFile) {
     try {
@@ -31,7 +48,7 @@ function write(level: string, args: unknown[]): void {
 
 /** Debug detail: only with --logFile or CDP_MCP_DEBUG. */
 export function debug(...args: unknown[]): void {
-  if (logFile || verbose) {
+  if (logFile || verbose || sink) {
     write('debug', args);
   }
 }
