@@ -52,6 +52,9 @@ export function reportHeapOnSignal(core: ServerCore): void {
       const memory = process.memoryUsage();
       const report = {
         heapUsed: memory.heapUsed,
+        heapTotal: memory.heapTotal,
+        external: memory.external,
+        arrayBuffers: memory.arrayBuffers,
         rss: memory.rss,
         mcpSessions: core.sessions.size,
         pages: browser?.pages().length ?? 0,
