@@ -2,9 +2,9 @@ import {access} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
+import {browserIsLocal} from '../browser/browserIsLocal.js';
 import type {Page} from '../browser/Page.js';
 import {runAndSettle, type SettleResult} from '../browser/settle.js';
-import {browserIsLocal} from '../cli/options.js';
 import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from '../input/actions.js';
 import {fillElement} from '../input/fill.js';
 import {parseKey} from '../input/keys.js';
