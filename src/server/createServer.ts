@@ -8,12 +8,11 @@ import {
 
 import {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
-import {snapshotProvider} from '../snapshot/provider.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
-import {Pipeline, type SnapshotProvider} from './pipeline.js';
+import {Pipeline} from './pipeline.js';
 
 export const SERVER_NAME = 'cdp-mcp';
 export const SERVER_VERSION = '0.1.0';
@@ -28,12 +27,8 @@ export interface CdpMcpServer {
   close(): Promise<void>;
 }
 
-export interface CreateServerOptions {
-  snapshot?: SnapshotProvider;
-}
-
 /** Builds the MCP server (low-level Server: our schemas are valibot, not zod). */
-export function createServer(config: Config, options: CreateServerOptions = {}): CdpMcpServer {
+export function createServer(config: Config): CdpMcpServer {
   const server = new Server(
     {name: SERVER_NAME, version: SERVER_VERSION},
     {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
@@ -72,7 +67,6 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     browsers,
     files,
     rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
-    snapshot: options.snapshot ?? snapshotProvider,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
