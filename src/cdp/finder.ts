@@ -41,7 +41,9 @@ const DISTRIBUTION_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser']
 export interface FinderEnvironment {
   /** Environment variables (CHROME_PATH). */
   env: NodeJS.ProcessEnv;
+  /** Picks the channel install locations. */
   platform: NodeJS.Platform;
+  /** Whether a file is there. */
   exists(path: string): boolean;
   /** chrome-launcher's own search; undefined or a throw when it finds nothing. */
   detect(): string | undefined;
