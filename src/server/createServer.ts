@@ -4,6 +4,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 
 import {BrowserManager} from '../browser/BrowserManager.js';
@@ -11,6 +12,7 @@ import type {Config} from '../cli/options.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
 import {Pipeline} from './pipeline.js';
 
@@ -25,6 +27,27 @@ export interface CdpMcpServer {
   browsers: BrowserManager;
   /** Kills a launched Chrome and closes the connection. */
   close(): Promise<void>;
+}
+
+/**
+ * Progress notifications for one call, when the client sent a progressToken:
+ * one per reported step, numbered (MCP wants progress to increase), never
+ * blocking or failing the call.
+ */
+function progressReporter(
+  token: string | number | undefined,
+  send: (notification: ServerNotification) => Promise<void>,
+): ProgressReporter {
+  if (token === undefined) {
+    return NO_PROGRESS;
+  }
+  let step = 0;
+  return message => {
+    step++;
+    send({method: 'notifications/progress', params: {progressToken: token, progress: step, message}}).catch(
+      (error: unknown) => debug('progress notification failed', error),
+    );
+  };
 }
 
 /** Builds the MCP server (low-level Server: our schemas are valibot, not zod). */
@@ -78,8 +101,12 @@ export function createServer(config: Config): CdpMcpServer {
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const result = await pipeline.call(request.params.name, request.params.arguments);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const result = await pipeline.call(
+      request.params.name,
+      request.params.arguments,
+      progressReporter(request.params._meta?.progressToken, extra.sendNotification),
+    );
     return {
       content: [
         {type: 'text', text: result.text},

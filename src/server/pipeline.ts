@@ -11,6 +11,7 @@ import {BrowserHandle, PageHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
 import {resolveResponseState} from './responseState.js';
 
@@ -59,7 +60,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  async call(name: string, args: unknown): Promise<ToolResult> {
+  async call(name: string, args: unknown, progress: ProgressReporter = NO_PROGRESS): Promise<ToolResult> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -93,10 +94,14 @@ export class Pipeline {
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
       );
     }
-    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>));
+    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>, progress));
   }
 
-  async #execute(registered: RegisteredTool, params: Record<string, unknown>): Promise<ToolResult> {
+  async #execute(
+    registered: RegisteredTool,
+    params: Record<string, unknown>,
+    progress: ProgressReporter,
+  ): Promise<ToolResult> {
     const {tool} = registered;
     const {browsers, files, config} = this.options;
     let browser;
@@ -107,7 +112,7 @@ export class Pipeline {
       return fail(`${errorMessage(error)}${cause}`);
     }
     const handles = new BrowserHandle(browser, config, files);
-    const context: ToolContext = {browser: handles, config, files};
+    const context: ToolContext = {browser: handles, config, files, progress};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

@@ -17,6 +17,7 @@ import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
 import type {Config} from '../cli/options.js';
+import type {ProgressReporter} from '../util/progress.js';
 
 /** File access for tools: every path goes through the sandbox (MCP roots, the temp dir). */
 export interface ToolFiles {
@@ -33,6 +34,8 @@ export interface ToolContext {
   readonly browser: ToolBrowser;
   readonly config: Config;
   readonly files: ToolFiles;
+  /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
+  readonly progress: ProgressReporter;
 }
 
 /** The browser as page-less tools use it. */
