@@ -193,7 +193,8 @@ export const FLAGS = defineFlags({
   performanceCrux: {
     type: 'boolean',
     group: 'compatibility',
-    noEffect: 'this server never contacts the Chrome UX Report',
+    noEffect:
+      'this server never contacts the Chrome UX Report (trace summaries print field data as `n/a – no data for this page in CrUX`, as the reference does without CrUX)',
     description: 'Field data from the Chrome UX Report in performance insights.',
   },
   help: {
