@@ -50,7 +50,7 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     authToken: config.authToken,
     allowedOrigins: config.allowedOrigins,
     maxSessions: config.maxSessions,
-    sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
+    sessionIdleTimeoutMs: config.sessionIdleTimeout * 1000,
     announce: options.exitOnSignal,
   }).catch(async (error: unknown) => {
     await core.close();

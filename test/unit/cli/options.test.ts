@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {browserIsLocal, parseConfig} from '../../src/cli/options.js';
+import {parseConfig} from '../../../src/cli/options.js';
 
 describe('parseConfig', () => {
   it('accepts camelCase and kebab-case, values inline or separate, repeated arrays', () => {
@@ -62,11 +62,29 @@ describe('parseConfig', () => {
     assert.deepEqual(c.wsHeaders, {Authorization: 'Bearer t', n: '1'});
   });
 
-  it('tells a local browser from a remote one', () => {
-    assert.equal(browserIsLocal({}), true);
-    assert.equal(browserIsLocal({browserUrl: 'http://127.0.0.1:9222'}), true);
-    assert.equal(browserIsLocal({wsEndpoint: 'ws://localhost:9222/devtools/browser/x'}), true);
-    assert.equal(browserIsLocal({browserUrl: 'http://[::1]:9222'}), true);
-    assert.equal(browserIsLocal({wsEndpoint: 'wss://chrome.example.com/devtools/browser/x'}), false);
+  it('reads the HTTP flags, with their defaults and checks', () => {
+    const c = parseConfig([
+      '--port=0',
+      '--host',
+      '::1',
+      '--allowedOrigin',
+      'https://app.example.com',
+      '--sessionIdleTimeout=90',
+      '--parallel-sessions',
+    ]);
+    assert.equal(c.port, 0);
+    assert.equal(c.host, '::1');
+    assert.deepEqual(c.allowedOrigins, ['https://app.example.com']);
+    assert.equal(c.sessionIdleTimeout, 90);
+    assert.equal(c.maxSessions, 16);
+    assert.equal(c.parallelSessions, true);
+    assert.equal(c.sharedContext, false);
+    assert.equal(parseConfig([]).port, undefined);
+    assert.equal(parseConfig([]).host, '127.0.0.1');
+    assert.throws(() => parseConfig(['--port', '70000']), /--port must be between 0 and 65535, not 70000/);
+    assert.throws(() => parseConfig(['--port', '80.5']), /--port must be a whole number, not 80.5/);
+    assert.throws(() => parseConfig(['--port=1', '--maxSessions=0']), /--maxSessions must be at least 1/);
+    assert.throws(() => parseConfig(['--authToken', 'x']), /--authToken only applies to the HTTP server: add --port/);
+    assert.throws(() => parseConfig(['--port=1', '--allowedOrigin', 'app.example.com']), /must be an origin such as/);
   });
 });
