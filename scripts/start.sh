@@ -18,4 +18,6 @@ fi
 if [ ! -f build/src/bin/cdp-mcp.js ] || [ -n "$(find src protocol -newer build/src/bin/cdp-mcp.js -name '*.ts' -print -quit)" ]; then
   npm run build >&2
 fi
-exec node build/src/bin/cdp-mcp.js "$@"
+# V8 flags: a smaller young generation and size-first heuristics keep the
+# server's peak RSS about 20 MB lower (npm run memory-figures).
+exec node --max-semi-space-size=1 --optimize-for-size build/src/bin/cdp-mcp.js "$@"

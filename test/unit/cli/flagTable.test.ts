@@ -23,7 +23,7 @@ const typed = {
 } satisfies Partial<Config>;
 /** The flags a flag needs (flagRules.ts), given with their smallest value, e.g. --port=0 for --host. */
 function neededBy(name: string): string[] {
-  return FLAG_RULES.flatMap(rule => ('flag' in rule && rule.flag === name ? [rule.needs[0]] : [])).map(need => {
+  return FLAG_RULES.flatMap(rule => ('flag' in rule && rule.flag === name ? rule.needs.slice(0, 1) : [])).map(need => {
     const spec: FlagSpec = FLAGS[need];
     return spec.type === 'number' ? `--${need}=${spec.min ?? 0}` : `--${need}`;
   });
