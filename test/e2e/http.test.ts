@@ -259,3 +259,48 @@ describe('Streamable HTTP: one browser context per session', () => {
     await d.close();
   });
 });
+
+describe('Streamable HTTP with --sharedContext', () => {
+  let fixtures: FixtureServer;
+  let server: HttpTestServer;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    fixtures.html('/store', '<title>Store</title><p>store</p>');
+    server = await startHttpServer({args: ['--sharedContext'], env: {CDP_MCP_HEAP_REPORT: '1'}});
+  });
+
+  after(async () => {
+    await server?.close();
+    await fixtures?.stop();
+  });
+
+  const pageIdOf = (text: string) => Number(/(\d+): .*\[selected\]/.exec(text)?.[1]);
+
+  it("puts every session in the default context: cookies and storage shared, pages still each session's own", async () => {
+    const a = await server.connect();
+    const b = await server.connect();
+    try {
+      const pageA = pageIdOf((await a.call('list_pages')).text);
+      const pageB = pageIdOf((await b.call('list_pages')).text);
+      assert.notEqual(pageA, pageB);
+      assert.equal((await server.heapReport()).contexts, 0);
+      await a.call('navigate_page', {pageId: pageA, url: fixtures.url('/store')});
+      await a.call('evaluate_script', {
+        pageId: pageA,
+        function: '() => { document.cookie = "who=a; path=/"; localStorage.setItem("who", "a"); }',
+      });
+      await b.call('navigate_page', {pageId: pageB, url: fixtures.url('/store')});
+      const seen = await b.call('evaluate_script', {
+        pageId: pageB,
+        function: '() => [document.cookie, localStorage.getItem("who")]',
+      });
+      assert.match(seen.text, /\["who=a","a"\]/, seen.text);
+      assert.doesNotMatch((await b.call('list_pages')).text, new RegExp(`^${pageA}: `, 'm'));
+      assert.match((await b.call('take_snapshot', {pageId: pageA})).text, /not a page of this MCP session/);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
