@@ -25,6 +25,8 @@ function isHiddenUrl(url: string): boolean {
 const NEW_PAGE_ATTACH_MS = 10_000;
 /** Bound of closing a browser context (and its pages) when a session ends. */
 const DISPOSE_CONTEXT_MS = 5_000;
+/** Bound of the wait, after a context is disposed, for Chrome to drop its targets. */
+const CONTEXT_TARGETS_GONE_MS = 2_000;
 
 /**
  * Who a page belongs to: an MCP session's view of the browser (BrowserScope).
@@ -55,6 +57,10 @@ interface ContextRecord {
 export class Browser {
   readonly #pages = new Map<string, Page>();
   readonly #waiters = new Map<string, Deferred<Page>>();
+  /** Every target Chrome reports (tabs, workers, … not only pages), by id: its context. */
+  readonly #targetContexts = new Map<string, string | undefined>();
+  /** Called whenever a target goes away. */
+  readonly #targetGoneListeners = new Set<() => void>();
   readonly #contexts = new Map<string, ContextRecord>();
   readonly #owners = new Map<number, PageOwner>();
   #defaultOwner: number | undefined;
@@ -108,7 +114,14 @@ export class Browser {
     c.on('Target.targetInfoChanged', ({targetInfo}) => {
       this.#pages.get(targetInfo.targetId)?.updateTargetInfo(targetInfo);
     });
+    c.on('Target.targetCreated', ({targetInfo}) => {
+      this.#targetContexts.set(targetInfo.targetId, targetInfo.browserContextId);
+    });
     c.on('Target.targetDestroyed', ({targetId}) => {
+      this.#targetContexts.delete(targetId);
+      for (const listener of this.#targetGoneListeners) {
+        listener();
+      }
       const page = this.#pages.get(targetId);
       if (page) {
         this.#removePage(page);
@@ -307,7 +320,31 @@ export class Browser {
   /** Closes a context and every page in it. */
   async disposeContext(browserContextId: string): Promise<void> {
     this.#contexts.delete(browserContextId);
-    await this.connection.send('Target.disposeBrowserContext', {browserContextId}, undefined, DISPOSE_CONTEXT_MS);
+    const gone = this.#targetsGone(browserContextId);
+    try {
+      await this.connection.send('Target.disposeBrowserContext', {browserContextId}, undefined, DISPOSE_CONTEXT_MS);
+      // Chrome answers before it has torn down the context's tab and page
+      // targets; a session that ends should leave nothing behind when its
+      // close returns (the next session, a leak check, a count of targets).
+      await withTimeout(gone.promise, CONTEXT_TARGETS_GONE_MS, 'targets of a disposed context').catch(() =>
+        debug(`targets of disposed context ${browserContextId} still listed after ${CONTEXT_TARGETS_GONE_MS} ms`),
+      );
+    } finally {
+      gone.cancel();
+    }
+  }
+
+  /** Resolves once no known target is in `browserContextId`. */
+  #targetsGone(browserContextId: string): {promise: Promise<void>; cancel: () => void} {
+    const done = deferred<void>();
+    const check = () => {
+      if (![...this.#targetContexts.values()].includes(browserContextId)) {
+        done.resolve();
+      }
+    };
+    this.#targetGoneListeners.add(check);
+    check();
+    return {promise: done.promise, cancel: () => this.#targetGoneListeners.delete(check)};
   }
 
   /** Opens a blank page (in `browserContextId`, else the default context) owned by `ownerId`. */

@@ -141,10 +141,22 @@ describe('HTTP sessions: cancellation and progress', () => {
   let server: HttpTestServer;
   let session: HttpSession;
   let pageId: number;
+  /** The /late page shows "arrived" once this is set (it polls /arrived): after the progress the test waits for. */
+  let arrive = false;
 
   before(async () => {
     fixtures = await new FixtureServer().start();
-    fixtures.html('/late', '<p>start</p><script>setTimeout(() => document.body.append("arrived"), 2000)</script>');
+    fixtures.html(
+      '/late',
+      `<p>start</p><script>
+        const poll = setInterval(async () => {
+          if ((await (await fetch('/arrived')).text()) === 'yes') { clearInterval(poll); document.body.append('arrived'); }
+        }, 50);
+      </script>`,
+    );
+    fixtures.route('/arrived', (_req, res) => {
+      res.writeHead(200, {'content-type': 'text/plain'}).end(arrive ? 'yes' : 'no');
+    });
     server = await startHttpServer();
     session = await server.connect();
     pageId = pageIdOf((await session.call('list_pages')).text);
@@ -188,7 +200,11 @@ describe('HTTP sessions: cancellation and progress', () => {
     const result = resultOf(
       await session.client.callTool({name: 'wait_for', arguments: {pageId, text: ['arrived']}}, undefined, {
         ...BOUND,
-        onprogress: p => notes.push(p),
+        onprogress: p => {
+          notes.push(p);
+          // Two notes seen: the wait polls and reports; now let the text arrive.
+          arrive ||= notes.length >= 2;
+        },
       }),
     );
     assert.match(result.text, /Element matching one of \["arrived"\] found/);
