@@ -1,0 +1,143 @@
+/**
+ * Server side of the heap host process: started on the first analysis call,
+ * started again if it dies, stopped when its last snapshot is closed (so the
+ * memory goes back to the system) and when the server exits. Every request
+ * is bounded; a host that stops answering is killed.
+ */
+import {type ChildProcess, fork} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
+
+import {debug} from '../../util/logger.js';
+import type {HostConfig, HostReply, HostRequest} from './hostProtocol.js';
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Request = WithoutId<HostRequest>;
+
+export interface HostAnswer {
+  result: unknown;
+  notes: string[];
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  onProgress?: (loaded: number, total: number) => void;
+}
+
+interface Pending {
+  resolve(answer: HostAnswer): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+  onProgress?: (loaded: number, total: number) => void;
+}
+
+/** How long the host may take to exit before it is killed. */
+const EXIT_GRACE_MS = 2_000;
+
+export class HeapHost {
+  #child: ChildProcess | undefined;
+  #nextId = 1;
+  readonly #pending = new Map<number, Pending>();
+
+  constructor(readonly config: HostConfig) {}
+
+  get running(): boolean {
+    return this.#child !== undefined;
+  }
+
+  /** The host's process id while it runs (benchmarks read its memory). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  request(request: Request, options: RequestOptions): Promise<HostAnswer> {
+    const child = this.#child ?? this.#start();
+    const id = this.#nextId++;
+    return new Promise<HostAnswer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#fail(
+          `The heap analysis process did not answer within ${Math.round(options.timeoutMs / 1000)} s and was restarted; loaded snapshots were unloaded.`,
+        );
+      }, options.timeoutMs);
+      this.#pending.set(id, {resolve, reject, timer, onProgress: options.onProgress});
+      child.send({...request, id});
+    });
+  }
+
+  /** Stops the host (its snapshots go with it). */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    if (!child) {
+      return;
+    }
+    this.#child = undefined;
+    this.#rejectAll('The heap analysis process was stopped.');
+    const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
+    child.disconnect?.();
+    const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  #start(): ChildProcess {
+    const entry = fileURLToPath(new URL('./host.js', import.meta.url));
+    const child = fork(entry, [JSON.stringify(this.config)], {
+      serialization: 'advanced',
+      // Never the server's stdout: it carries the MCP protocol.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      execArgv: [],
+    });
+    this.#child = child;
+    child.stdout?.on('data', (chunk: Buffer) => debug('heap host:', chunk.toString().trimEnd()));
+    child.stderr?.on('data', (chunk: Buffer) => debug('heap host:', chunk.toString().trimEnd()));
+    child.on('message', (reply: HostReply) => this.#onReply(reply));
+    child.on('error', error => this.#exited(child, `could not run: ${error.message}`));
+    child.on('exit', (code, signal) =>
+      this.#exited(child, signal ? `was killed (${signal})` : `exited (code ${code})`),
+    );
+    return child;
+  }
+
+  #onReply(reply: HostReply): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) {
+      return;
+    }
+    if ('progress' in reply) {
+      pending.onProgress?.(reply.progress.loaded, reply.progress.total);
+      return;
+    }
+    this.#pending.delete(reply.id);
+    clearTimeout(pending.timer);
+    if (reply.ok) {
+      pending.resolve({result: reply.result, notes: reply.notes});
+    } else {
+      pending.reject(Object.assign(new Error(reply.message), {notes: reply.notes}));
+    }
+  }
+
+  #exited(child: ChildProcess, how: string): void {
+    if (this.#child !== child) {
+      return;
+    }
+    this.#child = undefined;
+    debug(`heap host ${how}`);
+    this.#rejectAll(
+      `The heap analysis process ${how}, probably out of memory; loaded snapshots were unloaded. Call the tool again to reload the snapshot, or close other snapshots first.`,
+    );
+  }
+
+  #fail(message: string): void {
+    const child = this.#child;
+    this.#child = undefined;
+    child?.kill('SIGKILL');
+    this.#rejectAll(message);
+  }
+
+  #rejectAll(message: string): void {
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new Error(message));
+      this.#pending.delete(id);
+    }
+  }
+}

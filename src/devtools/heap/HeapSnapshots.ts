@@ -1,0 +1,162 @@
+/**
+ * What the memory tools use: checked snapshot files, the snapshots taken in
+ * this session (the default when a tool gets no path), and the queries,
+ * answered by the heap host process. The server process only ever holds
+ * paths and the reduced results a response prints.
+ */
+import {existsSync} from 'node:fs';
+
+import {HeapHost} from './HeapHost.js';
+import type {CloseResult, FileRef, StatusResult} from './hostProtocol.js';
+import {
+  checkSnapshotFile,
+  DEFAULT_MEMORY_LIMIT_BYTES,
+  LOAD_BASE_TIMEOUT_MS,
+  LOAD_MS_PER_MB,
+  MAX_LOADED_SNAPSHOTS,
+  QUERY_TIMEOUT_MS,
+} from './limits.js';
+import type {QueryArgs, QueryName, QueryResult} from './results.js';
+
+/** The vendored DevTools heap-snapshot model (scripts/vendor/heap.mjs builds it). */
+const MODULE_URL = new URL('../../../vendor/devtools-heap-snapshot.mjs', import.meta.url);
+/** Bound of the whole request on top of the threads' own load and query bounds. */
+const HOST_MARGIN_MS = 15_000;
+
+export type ProgressCallback = (loaded: number, total: number) => void;
+
+export interface Answer<T> {
+  result: T;
+  /** Things the agent should know (an unloaded or reloaded snapshot). */
+  notes: string[];
+}
+
+type DiffQuery = 'diffSummary' | 'diffDetail' | 'leakVerdict';
+
+export interface HeapSnapshotsOptions {
+  memoryLimitBytes?: number;
+  maxSnapshots?: number;
+}
+
+export class HeapSnapshots {
+  readonly memoryLimitBytes: number;
+  readonly #host: HeapHost;
+  /** Files written by take_heapsnapshot in this session, oldest first. */
+  readonly #taken: string[] = [];
+
+  constructor(options: HeapSnapshotsOptions = {}) {
+    this.memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    this.#host = new HeapHost({
+      modulePath: MODULE_URL.href,
+      maxSnapshots: options.maxSnapshots ?? MAX_LOADED_SNAPSHOTS,
+      maxBytes: this.memoryLimitBytes,
+    });
+  }
+
+  /** The heap host's process id while it runs. */
+  get hostPid(): number | undefined {
+    return this.#host.pid;
+  }
+
+  noteTaken(path: string): void {
+    const known = this.#taken.indexOf(path);
+    if (known >= 0) {
+      this.#taken.splice(known, 1);
+    }
+    this.#taken.push(path);
+  }
+
+  /** `given`, else the snapshot taken last in this session. */
+  pathOrLatest(given: string | undefined, parameter = 'filePath'): string {
+    const path = given ?? this.#taken.at(-1);
+    if (!path) {
+      throw new Error(
+        `No heap snapshot was taken in this session: pass ${parameter}, or call take_heapsnapshot first.`,
+      );
+    }
+    return path;
+  }
+
+  /** Base and current for a compare: by default the two snapshots taken last. */
+  pairOrLatest(base: string | undefined, current: string | undefined): {base: string; current: string} {
+    const currentPath = this.pathOrLatest(current, 'currentFilePath');
+    if (base) {
+      return {base, current: currentPath};
+    }
+    const earlier = this.#taken.filter(p => p !== currentPath).at(-1);
+    if (!earlier) {
+      throw new Error(
+        'Comparing needs two snapshots: pass baseFilePath, or take another snapshot with take_heapsnapshot first.',
+      );
+    }
+    return {base: earlier, current: currentPath};
+  }
+
+  async query<Q extends Exclude<QueryName, DiffQuery>>(
+    path: string,
+    name: Q,
+    args: QueryArgs<Q>,
+    onProgress?: ProgressCallback,
+  ): Promise<Answer<QueryResult<Q>>> {
+    const file = await this.#check(path);
+    return this.#request({op: 'query', file, name, args}, [file], onProgress);
+  }
+
+  async diff<Q extends DiffQuery>(
+    basePath: string,
+    currentPath: string,
+    name: Q,
+    args: Omit<QueryArgs<Q>, 'baseUid'>,
+    onProgress?: ProgressCallback,
+  ): Promise<Answer<QueryResult<Q>>> {
+    const [base, file] = [await this.#check(basePath), await this.#check(currentPath)];
+    return this.#request({op: 'query', file, base, name, args}, [file, base], onProgress);
+  }
+
+  /** Unloads a snapshot; false when it was not loaded. The host stops with its last snapshot. */
+  async close(path: string): Promise<boolean> {
+    if (!this.#host.running) {
+      return false;
+    }
+    const {result} = await this.#host.request({op: 'close', path}, {timeoutMs: HOST_MARGIN_MS});
+    const {closed, remaining} = result as CloseResult;
+    if (remaining === 0) {
+      await this.#host.stop();
+    }
+    return closed;
+  }
+
+  async status(): Promise<StatusResult | undefined> {
+    if (!this.#host.running) {
+      return undefined;
+    }
+    return (await this.#host.request({op: 'status'}, {timeoutMs: HOST_MARGIN_MS})).result as StatusResult;
+  }
+
+  async dispose(): Promise<void> {
+    await this.#host.stop();
+  }
+
+  async #check(path: string): Promise<FileRef> {
+    const file = await checkSnapshotFile(path, this.memoryLimitBytes);
+    if (!existsSync(MODULE_URL)) {
+      throw new Error(
+        `The DevTools heap-snapshot bundle is missing (${MODULE_URL.pathname}). Rebuild the server with npm run build.`,
+      );
+    }
+    return file;
+  }
+
+  async #request<T>(
+    request: Parameters<HeapHost['request']>[0],
+    files: FileRef[],
+    onProgress?: ProgressCallback,
+  ): Promise<Answer<T>> {
+    const loadMs = files.reduce((ms, f) => ms + LOAD_BASE_TIMEOUT_MS + (f.size / 1e6) * LOAD_MS_PER_MB, 0);
+    const {result, notes} = await this.#host.request(request, {
+      timeoutMs: loadMs + QUERY_TIMEOUT_MS * 3 + HOST_MARGIN_MS,
+      onProgress,
+    });
+    return {result: result as T, notes};
+  }
+}

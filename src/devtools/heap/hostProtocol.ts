@@ -1,0 +1,49 @@
+/** Messages between the server process (HeapHost.ts) and the heap host process (host.ts). */
+
+/** What the server saw of a snapshot file; a change means the loaded copy is stale. */
+export interface FileRef {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface HostConfig {
+  /** file: URL of the vendored DevTools heap-snapshot module. */
+  modulePath: string;
+  maxSnapshots: number;
+  maxBytes: number;
+}
+
+export type HostRequest =
+  | {
+      id: number;
+      op: 'query';
+      file: FileRef;
+      /** For diff queries: the earlier snapshot, diffed against `file`. */
+      base?: FileRef;
+      name: string;
+      args: unknown;
+    }
+  | {id: number; op: 'close'; path: string}
+  | {id: number; op: 'status'};
+
+export interface LoadedSnapshot {
+  path: string;
+  bytes: number;
+}
+
+export type HostReply =
+  | {id: number; ok: true; result: unknown; notes: string[]}
+  | {id: number; ok: false; message: string; notes: string[]}
+  | {id: number; progress: {path: string; loaded: number; total: number}};
+
+export interface CloseResult {
+  closed: boolean;
+  remaining: number;
+}
+
+export interface StatusResult {
+  snapshots: LoadedSnapshot[];
+  /** The host process's resident memory. */
+  rssBytes: number;
+}
