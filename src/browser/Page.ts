@@ -1,9 +1,12 @@
+import type {FileHandle} from 'node:fs/promises';
+
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {EmulationState} from './emulation.js';
 import {PageFrames} from './frames.js';
+import {captureHeapSnapshot, type HeapSnapshotProgress} from './heapSnapshot.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE} from './probe.js';
 import {UrlPolicy} from './urlPolicy.js';
@@ -212,6 +215,11 @@ export class Page {
       throw new Error("Elements from different frames can't be evaluated together.");
     }
     return {session: resolved[0]?.session ?? this.session, objectIds: resolved.map(r => r.objectId)};
+  }
+
+  /** Streams a heap snapshot of the page's JS heap into `file`; returns the bytes written. */
+  captureHeapSnapshot(file: FileHandle, onProgress?: HeapSnapshotProgress): Promise<number> {
+    return captureHeapSnapshot(this.session, file, onProgress);
   }
 
   dispose(): void {

@@ -65,6 +65,18 @@ export const FLAGS = {
     description: 'Accepted for compatibility; page-id routing is on by default.',
   },
   experimentalVision: {type: 'boolean', description: 'Enable click_at (coordinate clicks).'},
+  memoryDebugging: {
+    type: 'boolean',
+    description: 'Enable the heap snapshot analysis tools (take_heapsnapshot is always on).',
+    defaultText: 'false',
+  },
+  experimentalMemory: {type: 'boolean', description: 'Alias of --memoryDebugging.'},
+  heapSnapshotMemoryLimit: {
+    type: 'number',
+    description:
+      'Memory in MB that loaded heap snapshots may use together; the least recently used are unloaded first.',
+    defaultText: 'half the RAM, at most 8192',
+  },
   categoryEmulation: {type: 'boolean', description: 'Emulation tools (emulate, resize_page).', defaultText: 'true'},
   categoryPerformance: {type: 'boolean', description: 'Performance tools.', defaultText: 'true'},
   categoryNetwork: {type: 'boolean', description: 'Network tools.', defaultText: 'true'},
@@ -112,6 +124,9 @@ export interface Config {
   logFile?: string;
   pageIdRouting: boolean;
   experimentalVision: boolean;
+  memoryDebugging: boolean;
+  /** MB; undefined = the default (half the RAM, at most 8 GiB). */
+  heapSnapshotMemoryLimit?: number;
   categoryEmulation: boolean;
   categoryPerformance: boolean;
   categoryNetwork: boolean;
@@ -135,6 +150,7 @@ export const DEFAULT_CONFIG: Config = {
   ignoreDefaultChromeArgs: [],
   pageIdRouting: true,
   experimentalVision: false,
+  memoryDebugging: false,
   categoryEmulation: true,
   categoryPerformance: true,
   categoryNetwork: true,
@@ -292,6 +308,12 @@ export function parseConfig(argv: string[]): Config {
   config.logFile = str('logFile');
   config.pageIdRouting = bool('pageIdRouting', true);
   config.experimentalVision = bool('experimentalVision', false);
+  config.memoryDebugging = bool('memoryDebugging', bool('experimentalMemory', false));
+  const heapLimit = v['heapSnapshotMemoryLimit'] as number | undefined;
+  if (heapLimit !== undefined && !(heapLimit > 0)) {
+    throw new Error('--heapSnapshotMemoryLimit is a size in MB greater than 0, e.g. 4096.');
+  }
+  config.heapSnapshotMemoryLimit = heapLimit;
   config.categoryEmulation = bool('categoryEmulation', true);
   config.categoryPerformance = bool('categoryPerformance', true);
   config.categoryNetwork = bool('categoryNetwork', true);

@@ -23,6 +23,7 @@ export interface ExtraSection {
 /** Fixed order of optional sections between the page list and the error line. */
 export const SECTION_ORDER = {
   snapshot: 10,
+  heapSnapshot: 11,
   networkRequest: 12,
   consoleMessage: 13,
   networkList: 17,

@@ -4,14 +4,17 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 
 import {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
+import {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {snapshotProvider} from '../snapshot/provider.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
 import {Pipeline, type SnapshotProvider} from './pipeline.js';
 
@@ -19,6 +22,7 @@ export const SERVER_NAME = 'cdp-mcp';
 export const SERVER_VERSION = '0.1.0';
 /** Bound of the roots/list request we make while holding the serial lock. */
 const ROOTS_TIMEOUT_MS = 5_000;
+const MB = 1024 * 1024;
 
 export interface CdpMcpServer {
   server: Server;
@@ -32,6 +36,27 @@ export interface CreateServerOptions {
   snapshot?: SnapshotProvider;
 }
 
+/**
+ * Progress notifications for one call, when the client sent a progressToken:
+ * one per reported step, numbered (MCP wants progress to increase), never
+ * blocking or failing the call.
+ */
+function progressReporter(
+  token: string | number | undefined,
+  send: (notification: ServerNotification) => Promise<void>,
+): ProgressReporter {
+  if (token === undefined) {
+    return NO_PROGRESS;
+  }
+  let step = 0;
+  return message => {
+    step++;
+    send({method: 'notifications/progress', params: {progressToken: token, progress: step, message}}).catch(
+      (error: unknown) => debug('progress notification failed', error),
+    );
+  };
+}
+
 /** Builds the MCP server (low-level Server: our schemas are valibot, not zod). */
 export function createServer(config: Config, options: CreateServerOptions = {}): CdpMcpServer {
   const server = new Server(
@@ -40,6 +65,9 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
   );
   const files = new PathSandbox(config.allowUnrestrictedPaths);
   const browsers = new BrowserManager(config);
+  const heap = new HeapSnapshots({
+    memoryLimitBytes: config.heapSnapshotMemoryLimit && config.heapSnapshotMemoryLimit * MB,
+  });
   const roots = deferred<void>();
 
   const refreshRoots = async () => {
@@ -71,6 +99,7 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     config,
     browsers,
     files,
+    heap,
     rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
     snapshot: options.snapshot ?? snapshotProvider,
   });
@@ -84,8 +113,12 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const result = await pipeline.call(request.params.name, request.params.arguments);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const result = await pipeline.call(
+      request.params.name,
+      request.params.arguments,
+      progressReporter(request.params._meta?.progressToken, extra.sendNotification),
+    );
     return {
       content: [
         {type: 'text', text: result.text},
@@ -102,6 +135,7 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     pipeline,
     browsers,
     async close() {
+      await heap.dispose();
       await browsers.shutdown();
       await server.close().catch(() => undefined);
     },

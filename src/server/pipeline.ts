@@ -6,12 +6,14 @@ import type {BrowserManager} from '../browser/BrowserManager.js';
 import type {Page} from '../browser/Page.js';
 import {defaultNavigationTimeout} from '../browser/settle.js';
 import type {Config} from '../cli/options.js';
+import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {formatEmulation} from '../response/format.js';
 import {type ImageContent, renderResponse, ResponseBuilder, type SnapshotRequest} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/defineTool.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
 /** The result of one call, before it becomes an MCP CallToolResult. */
@@ -29,6 +31,7 @@ export interface PipelineOptions {
   config: Config;
   browsers: BrowserManager;
   files: PathSandbox;
+  heap: HeapSnapshots;
   /** Resolves once the client's roots are known (or immediately when it has none). */
   rootsReady?: () => Promise<void>;
   snapshot?: SnapshotProvider;
@@ -63,7 +66,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  async call(name: string, args: unknown): Promise<ToolResult> {
+  async call(name: string, args: unknown, progress: ProgressReporter = NO_PROGRESS): Promise<ToolResult> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -97,12 +100,16 @@ export class Pipeline {
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
       );
     }
-    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>));
+    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>, progress));
   }
 
-  async #execute(registered: RegisteredTool, params: Record<string, unknown>): Promise<ToolResult> {
+  async #execute(
+    registered: RegisteredTool,
+    params: Record<string, unknown>,
+    progress: ProgressReporter,
+  ): Promise<ToolResult> {
     const {tool} = registered;
-    const {browsers, files, config} = this.options;
+    const {browsers, files, config, heap} = this.options;
     let browser;
     try {
       browser = await browsers.get();
@@ -110,7 +117,7 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
-    const context: ToolContext = {browser, config, files};
+    const context: ToolContext = {browser, config, files, heap, progress};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

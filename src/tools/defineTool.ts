@@ -3,10 +3,12 @@ import * as v from 'valibot';
 import type {Browser} from '../browser/Browser.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
+import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
-export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging';
+export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging' | 'memory';
 
 /** Human label of each category, used in messages. */
 export const CATEGORY_LABELS: Record<ToolCategory, string> = {
@@ -16,6 +18,7 @@ export const CATEGORY_LABELS: Record<ToolCategory, string> = {
   performance: 'Performance',
   network: 'Network',
   debugging: 'Debugging',
+  memory: 'Memory',
 };
 
 /** Flags that turn categories off (all are on by default). */
@@ -28,15 +31,18 @@ export const CATEGORY_FLAGS: Partial<
 };
 
 /** Experimental flags a tool may require (annotations.conditions). */
-export type ToolCondition = 'experimentalVision';
+export type ToolCondition = 'experimentalVision' | 'memoryDebugging';
 
 type Entries = v.ObjectEntries;
 
-/** What a handler may use besides its params: the browser and the file sandbox. */
+/** What a handler may use besides its params: the browser, the file sandbox, loaded heap snapshots. */
 export interface ToolContext {
   readonly browser: Browser;
   readonly config: Config;
   readonly files: PathSandbox;
+  readonly heap: HeapSnapshots;
+  /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
+  readonly progress: ProgressReporter;
 }
 
 export interface ToolRequest<E extends Entries> {

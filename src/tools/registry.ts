@@ -6,6 +6,24 @@ import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
+import {
+  closeHeapSnapshot,
+  getHeapSnapshotClassNodes,
+  getHeapSnapshotDetails,
+  getHeapSnapshotDuplicateStrings,
+  getHeapSnapshotSummary,
+  queryHeapSnapshotObjects,
+  takeHeapSnapshot,
+} from './memory.js';
+import {
+  analyzeHeapSnapshotContexts,
+  compareHeapSnapshots,
+  getHeapSnapshotDominators,
+  getHeapSnapshotEdges,
+  getHeapSnapshotObjectDetails,
+  getHeapSnapshotRetainers,
+  getHeapSnapshotRetainingPaths,
+} from './memoryGraph.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
@@ -40,6 +58,20 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  takeHeapSnapshot,
+  closeHeapSnapshot,
+  getHeapSnapshotSummary,
+  getHeapSnapshotDetails,
+  getHeapSnapshotClassNodes,
+  getHeapSnapshotDuplicateStrings,
+  queryHeapSnapshotObjects,
+  getHeapSnapshotRetainers,
+  getHeapSnapshotEdges,
+  getHeapSnapshotDominators,
+  getHeapSnapshotRetainingPaths,
+  getHeapSnapshotObjectDetails,
+  analyzeHeapSnapshotContexts,
+  compareHeapSnapshots,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */

@@ -1,5 +1,5 @@
 import {constants} from 'node:fs';
-import {lstat, mkdir, mkdtemp, open, realpath} from 'node:fs/promises';
+import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -58,24 +58,36 @@ export class PathSandbox {
    * Returns the path written.
    */
   async save(data: Uint8Array | string, path: string, ext: string): Promise<string> {
-    const target = await this.validate(withExtension(path, ext));
-    await mkdir(dirname(target), {recursive: true});
-    // The parent may have changed between validation and mkdir: check again.
-    const checked = await this.validate(target);
-    let handle;
+    const {path: checked, handle} = await this.openForWrite(path, ext);
     try {
-      handle = await open(
-        checked,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-        0o600,
-      );
       await handle.writeFile(data);
     } catch (error) {
       throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
     } finally {
-      await handle?.close();
+      await handle.close();
     }
     return checked;
+  }
+
+  /**
+   * Opens `path` (extension forced to `ext`) for writing, with the checks of
+   * save(), for content streamed in pieces. The caller closes the handle.
+   */
+  async openForWrite(path: string, ext: string): Promise<{path: string; handle: FileHandle}> {
+    const target = await this.validate(withExtension(path, ext));
+    await mkdir(dirname(target), {recursive: true});
+    // The parent may have changed between validation and mkdir: check again.
+    const checked = await this.validate(target);
+    try {
+      const handle = await open(
+        checked,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+        0o600,
+      );
+      return {path: checked, handle};
+    } catch (error) {
+      throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
+    }
   }
 
   /** A fresh private temp folder per file, as the reference does. */

@@ -3,6 +3,7 @@ import {describe, it} from 'node:test';
 
 import {BrowserManager} from '../../src/browser/BrowserManager.js';
 import {type Config, DEFAULT_CONFIG, parseConfig} from '../../src/cli/options.js';
+import {HeapSnapshots} from '../../src/devtools/heap/HeapSnapshots.js';
 import {Pipeline} from '../../src/server/pipeline.js';
 import {createTools} from '../../src/tools/registry.js';
 import {PathSandbox} from '../../src/util/sandbox.js';
@@ -13,6 +14,7 @@ function pipeline(config: Config = DEFAULT_CONFIG): Pipeline {
     config,
     browsers: new BrowserManager(config),
     files: new PathSandbox(false),
+    heap: new HeapSnapshots(),
   });
 }
 

@@ -12,6 +12,7 @@ import type {
   JSHeapSnapshot,
   NodeFilter,
 } from './devtoolsTypes.js';
+import {isInternalClass} from './leakVerdict.js';
 import {paginate} from './paginate.js';
 import type {
   ClassDiffRow,
@@ -27,7 +28,7 @@ import type {
 } from './results.js';
 
 /** How far the leak verdict follows a sample object's retainers. */
-const VERDICT_PATH_DEPTH = 12;
+const VERDICT_PATH_DEPTH = 40;
 
 export class SnapshotQueries {
   // Class ids are 1-based, in the order DevTools lists the unfiltered aggregates at load.
@@ -166,7 +167,7 @@ export class SnapshotQueries {
     const index = this.snapshot.nodeIndexForId(sampleId);
     if (index !== undefined) {
       // One retainer per level, nearest to the GC roots first: the shortest chain.
-      let edges = this.snapshot.getRetainingPaths(index, VERDICT_PATH_DEPTH, VERDICT_PATH_DEPTH * 4, 1).paths;
+      let edges = this.snapshot.getRetainingPaths(index, VERDICT_PATH_DEPTH, VERDICT_PATH_DEPTH * 8, 1).paths;
       while (edges[0]) {
         const {nodeId, nodeName, edgeType, edgeName, distance, children} = edges[0];
         path.push({nodeId, nodeName, edgeType, edgeName, distance});
@@ -267,9 +268,4 @@ function diffRow(d: Diff, index: number): ClassDiffRow {
     removedSize: d.removedSize,
     sizeDelta: d.sizeDelta,
   };
-}
-
-/** DevTools' synthetic buckets: "(array)", "(string)", "system / Context", … */
-function isInternalClass(name: string): boolean {
-  return name.startsWith('(') || name.startsWith('system / ');
 }
