@@ -1,5 +1,3 @@
-import type {FileHandle} from 'node:fs/promises';
-
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../util/async.js';
@@ -217,9 +215,9 @@ export class Page {
     return {session: resolved[0]?.session ?? this.session, objectIds: resolved.map(r => r.objectId)};
   }
 
-  /** Streams a heap snapshot of the page's JS heap into `file`; returns the bytes written. */
-  captureHeapSnapshot(file: FileHandle, onProgress?: HeapSnapshotProgress): Promise<number> {
-    return captureHeapSnapshot(this.session, file, onProgress);
+  /** Takes a heap snapshot of the page's JS heap, streamed chunk by chunk to `write`. */
+  captureHeapSnapshot(write: (chunk: string) => void, onProgress?: HeapSnapshotProgress): Promise<void> {
+    return captureHeapSnapshot(this.session, write, onProgress);
   }
 
   dispose(): void {

@@ -1,5 +1,3 @@
-import type {FileHandle} from 'node:fs/promises';
-
 import type {CdpSession} from '../cdp/CdpConnection.js';
 
 /** A full GC before the snapshot, as DevTools and the reference do. */
@@ -7,35 +5,28 @@ const COLLECT_GARBAGE_TIMEOUT_MS = 60_000;
 /** Snapshotting a heavy page takes tens of seconds; a stuck renderer must not hang the call. */
 export const HEAP_SNAPSHOT_TIMEOUT_MS = 300_000;
 
-export interface HeapSnapshotProgress {
-  (done: number, total: number): void;
-}
+export type HeapSnapshotProgress = (done: number, total: number) => void;
 
 /**
- * Takes a heap snapshot of the page's main JS heap and streams every chunk
- * Chrome sends straight to `file` (the snapshot is never held whole in
- * memory). Returns the bytes written.
+ * Takes a heap snapshot of the page's JS heap, handing every chunk Chrome
+ * sends to `write` as it arrives (the snapshot is never held whole in memory).
+ * The HeapProfiler domain stays enabled afterwards: disabling it clears V8's
+ * object ids, and the next snapshot would show every surviving object as
+ * deleted and re-created, which breaks compare_heapsnapshots.
  */
 export async function captureHeapSnapshot(
   session: CdpSession,
-  file: FileHandle,
+  write: (chunk: string) => void,
   onProgress?: HeapSnapshotProgress,
-): Promise<number> {
-  const stream = file.createWriteStream({encoding: 'utf8', autoClose: false});
-  let written = 0;
-  let writeError: Error | undefined;
-  stream.on('error', error => (writeError ??= error));
+): Promise<void> {
   const unsubscribe = [
-    session.on('HeapProfiler.addHeapSnapshotChunk', ({chunk}) => {
-      written += Buffer.byteLength(chunk);
-      stream.write(chunk);
-    }),
+    session.on('HeapProfiler.addHeapSnapshotChunk', ({chunk}) => write(chunk)),
     session.on('HeapProfiler.reportHeapSnapshotProgress', ({done, total}) => onProgress?.(done, total)),
   ];
   try {
     await session.send('HeapProfiler.enable');
     await session.send('HeapProfiler.collectGarbage', undefined, COLLECT_GARBAGE_TIMEOUT_MS);
-    // Chrome sends every chunk before it answers, so the file is complete here.
+    // Chrome sends every chunk before it answers, so the snapshot is complete here.
     await session.send(
       'HeapProfiler.takeHeapSnapshot',
       {reportProgress: Boolean(onProgress)},
@@ -43,11 +34,5 @@ export async function captureHeapSnapshot(
     );
   } finally {
     unsubscribe.forEach(off => off());
-    await new Promise<void>(resolve => stream.end(resolve));
-    await session.trySend('HeapProfiler.disable');
   }
-  if (writeError) {
-    throw writeError;
-  }
-  return written;
 }

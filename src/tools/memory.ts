@@ -1,9 +1,7 @@
-import {unlink} from 'node:fs/promises';
-
 import * as v from 'valibot';
 
 import {formatAggregates, formatDuplicateStrings, formatNodeList, formatSummary} from '../devtools/heap/format.js';
-import {definePageTool,defineTool} from './defineTool.js';
+import {definePageTool, defineTool} from './defineTool.js';
 import {
   ANALYSIS,
   byteRangeEntry,
@@ -13,6 +11,7 @@ import {
   loadProgress,
   maxNameLengthEntry,
   pageEntries,
+  throttled,
 } from './memoryParams.js';
 
 export const takeHeapSnapshot = definePageTool({
@@ -26,17 +25,12 @@ export const takeHeapSnapshot = definePageTool({
     filePath: v.pipe(v.string(), v.description('Where to save the snapshot; the extension becomes .heapsnapshot.')),
   },
   async handler({params, page}, response, {files, heap, progress}) {
-    const {path, handle} = await files.openForWrite(params.filePath, '.heapsnapshot');
-    try {
-      await page.captureHeapSnapshot(handle, (done, total) =>
-        progress(`Taking heap snapshot: ${total ? Math.floor((done / total) * 100) : 0}%`),
-      );
-    } catch (error) {
-      await handle.close();
-      await unlink(path).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
+    const report = throttled(progress);
+    const path = await files.saveStreamed(params.filePath, '.heapsnapshot', write =>
+      page.captureHeapSnapshot(write, (done, total) =>
+        report(`Taking heap snapshot: ${total ? Math.floor((done / total) * 100) : 0}%`),
+      ),
+    );
     heap.noteTaken(path);
     response.line(`Heap snapshot saved to ${path}`);
   },

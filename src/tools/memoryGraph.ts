@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 
+import {PROBE_HEAP_EDGE} from '../browser/probe.js';
 import {
   formatContexts,
   formatDiffDetail,
@@ -173,7 +174,9 @@ export const compareHeapSnapshots = defineTool({
       return;
     }
     const {result, notes} = await heap.diff(base, current, 'diffSummary', params, onLoad);
-    const verdict = await heap.diff(base, current, 'leakVerdict', {limit: LEAK_VERDICT_CLASSES});
+    // Objects our own in-page probe holds are not the page's leak.
+    const verdictArgs = {limit: LEAK_VERDICT_CLASSES, ignoreEdges: [PROBE_HEAP_EDGE]};
+    const verdict = await heap.diff(base, current, 'leakVerdict', verdictArgs);
     heapResponse(response, notes, [...formatDiffSummary(result, params), ...formatLeakVerdict(verdict.result, params)]);
   },
 });

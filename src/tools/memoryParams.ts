@@ -92,11 +92,26 @@ export function byteRangeEntry(description: string) {
   );
 }
 
+/** Progress messages at most every PROGRESS_INTERVAL_MS (Chrome reports far more often). */
+const PROGRESS_INTERVAL_MS = 500;
+
+export function throttled(progress: ProgressReporter): ProgressReporter {
+  let last = 0;
+  return message => {
+    const now = Date.now();
+    if (now - last >= PROGRESS_INTERVAL_MS) {
+      last = now;
+      progress(message);
+    }
+  };
+}
+
 /** Load progress as MCP progress messages (loading is the slow part of a first call). */
 export function loadProgress(progress: ProgressReporter): ProgressCallback {
+  const report = throttled(progress);
   return (loaded, total) => {
     const percent = total ? Math.floor((loaded / total) * 100) : 0;
-    progress(
+    report(
       loaded >= total
         ? 'Heap snapshot read; computing dominators and retained sizes'
         : `Loading heap snapshot: ${percent}% of ${(total / 1e6).toFixed(1)} MB`,

@@ -1,7 +1,8 @@
 import {constants} from 'node:fs';
-import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath} from 'node:fs/promises';
+import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath, unlink} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
+import {finished} from 'node:stream/promises';
 import {fileURLToPath} from 'node:url';
 
 /**
@@ -88,6 +89,38 @@ export class PathSandbox {
     } catch (error) {
       throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
     }
+  }
+
+  /**
+   * Writes content produced in pieces (`produce` calls `write` per chunk) to
+   * `path` with its extension forced to `ext`, with the checks of save(). The
+   * file is removed when `produce` or a write fails. Returns the path written.
+   */
+  async saveStreamed(
+    path: string,
+    ext: string,
+    produce: (write: (chunk: string) => void) => Promise<void>,
+  ): Promise<string> {
+    const {path: checked, handle} = await this.openForWrite(path, ext);
+    // The stream owns the handle from here and closes it when it ends.
+    const stream = handle.createWriteStream({encoding: 'utf8'});
+    let writeError: Error | undefined;
+    stream.on('error', error => (writeError ??= error));
+    let failure: Error | undefined;
+    try {
+      await produce(chunk => {
+        stream.write(chunk);
+      });
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+    await finished(stream.end()).catch((error: unknown) => (writeError ??= error as Error));
+    failure ??= writeError && new Error(`Could not write ${checked}: ${writeError.message}`, {cause: writeError});
+    if (failure) {
+      await unlink(checked).catch(() => undefined);
+      throw failure;
+    }
+    return checked;
   }
 
   /** A fresh private temp folder per file, as the reference does. */

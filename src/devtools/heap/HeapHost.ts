@@ -24,6 +24,8 @@ export interface RequestOptions {
 }
 
 interface Pending {
+  /** The host process the request went to. */
+  child: ChildProcess;
   resolve(answer: HostAnswer): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -50,16 +52,36 @@ export class HeapHost {
   }
 
   request(request: Request, options: RequestOptions): Promise<HostAnswer> {
-    const child = this.#child ?? this.#start();
     const id = this.#nextId++;
     return new Promise<HostAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#fail(
+          id,
           `The heap analysis process did not answer within ${Math.round(options.timeoutMs / 1000)} s and was restarted; loaded snapshots were unloaded.`,
         );
       }, options.timeoutMs);
-      this.#pending.set(id, {resolve, reject, timer, onProgress: options.onProgress});
-      child.send({...request, id});
+      const child = this.#child ?? this.#start();
+      this.#pending.set(id, {child, resolve, reject, timer, onProgress: options.onProgress});
+      this.#send(child, {...request, id});
+    });
+  }
+
+  #send(child: ChildProcess, message: HostRequest, retry = true): void {
+    child.send(message, error => {
+      const pending = this.#pending.get(message.id);
+      if (!error || !pending) {
+        return;
+      }
+      // The host died before it got the request (killed meanwhile): send it to a new one.
+      if (retry) {
+        if (this.#child === child) {
+          this.#child = undefined;
+        }
+        pending.child = this.#child ?? this.#start();
+        this.#send(pending.child, message, false);
+      } else {
+        this.#settleFailed(message.id, `The heap analysis process could not be started: ${error.message}`);
+      }
     });
   }
 
@@ -70,7 +92,7 @@ export class HeapHost {
       return;
     }
     this.#child = undefined;
-    this.#rejectAll('The heap analysis process was stopped.');
+    this.#rejectAll('The heap analysis process was stopped.', child);
     const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
     child.disconnect?.();
     const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
@@ -116,28 +138,44 @@ export class HeapHost {
   }
 
   #exited(child: ChildProcess, how: string): void {
-    if (this.#child !== child) {
-      return;
+    if (this.#child === child) {
+      this.#child = undefined;
     }
-    this.#child = undefined;
     debug(`heap host ${how}`);
     this.#rejectAll(
       `The heap analysis process ${how}, probably out of memory; loaded snapshots were unloaded. Call the tool again to reload the snapshot, or close other snapshots first.`,
+      child,
     );
   }
 
-  #fail(message: string): void {
-    const child = this.#child;
-    this.#child = undefined;
-    child?.kill('SIGKILL');
-    this.#rejectAll(message);
+  /** A request timed out: its host is stuck, so it goes, with everything sent to it. */
+  #fail(id: number, message: string): void {
+    const child = this.#pending.get(id)?.child;
+    if (!child) {
+      return;
+    }
+    if (this.#child === child) {
+      this.#child = undefined;
+    }
+    child.kill('SIGKILL');
+    this.#rejectAll(message, child);
   }
 
-  #rejectAll(message: string): void {
-    for (const [id, pending] of this.#pending) {
+  #settleFailed(id: number, message: string): void {
+    const pending = this.#pending.get(id);
+    if (pending) {
+      this.#pending.delete(id);
       clearTimeout(pending.timer);
       pending.reject(new Error(message));
-      this.#pending.delete(id);
+    }
+  }
+
+  /** Fails the requests that went to `child`. */
+  #rejectAll(message: string, child: ChildProcess): void {
+    for (const [id, pending] of this.#pending) {
+      if (pending.child === child) {
+        this.#settleFailed(id, message);
+      }
     }
   }
 }

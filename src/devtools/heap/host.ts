@@ -9,12 +9,11 @@
 import {MessageChannel} from 'node:worker_threads';
 
 import type {CloseResult, FileRef, HostConfig, HostReply, HostRequest, StatusResult} from './hostProtocol.js';
+import {estimatedSnapshotBytes} from './limits.js';
 import {describeLoadError} from './loadErrors.js';
 import {type Eviction, SnapshotCache} from './SnapshotCache.js';
 import {SnapshotThread} from './SnapshotThread.js';
 
-/** Memory a snapshot needs once parsed, per byte of file, until it is measured. */
-const ESTIMATED_BYTES_PER_FILE_BYTE = 1.5;
 const MB = 1024 * 1024;
 
 const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
@@ -71,7 +70,7 @@ async function ensureLoaded(files: FileRef[], requestId: number, notes: string[]
     }
   }
   const missing = [...new Map(files.filter(f => !threads.has(f.path)).map(f => [f.path, f])).values()];
-  const incomingBytes = missing.reduce((sum, f) => sum + f.size * ESTIMATED_BYTES_PER_FILE_BYTE, 0);
+  const incomingBytes = missing.reduce((sum, f) => sum + estimatedSnapshotBytes(f.size), 0);
   for (const eviction of cache.evictions(keep, missing.length, incomingBytes)) {
     await unload(eviction.key);
     notes.push(evictionNote(eviction));

@@ -8,8 +8,13 @@ import type {FileRef} from './hostProtocol.js';
 export const MAX_LOADED_SNAPSHOTS = 4;
 /** Default memory for all loaded snapshots: half the machine, at most 8 GiB. */
 export const DEFAULT_MEMORY_LIMIT_BYTES = Math.min(totalmem() / 2, 8 * 1024 ** 3);
-/** Memory a parsed snapshot needs per byte of file (measured on Chrome snapshots of 3 to 160 MB). */
-export const ESTIMATED_BYTES_PER_FILE_BYTE = 1.5;
+/**
+ * Memory a loaded snapshot needs: a thread with DevTools' model (about 20 MB)
+ * plus 2.5 bytes per byte of file (measured: 26 MB for 3 MB, 505 MB for 200 MB).
+ */
+export function estimatedSnapshotBytes(fileBytes: number): number {
+  return 24 * 1024 * 1024 + fileBytes * 2.5;
+}
 
 /** Loading a snapshot: a minute, plus a second per 5 MB of file. */
 export const LOAD_BASE_TIMEOUT_MS = 60_000;
@@ -42,7 +47,7 @@ export async function checkSnapshotFile(path: string, memoryLimitBytes: number):
   if (info.size === 0) {
     throw new Error(`Heap snapshot ${path} is empty. Take the snapshot again with take_heapsnapshot.`);
   }
-  const needed = info.size * ESTIMATED_BYTES_PER_FILE_BYTE;
+  const needed = estimatedSnapshotBytes(info.size);
   if (needed > memoryLimitBytes) {
     throw new Error(
       `Heap snapshot ${path} is ${Math.round(info.size / MB)} MB; analyzing it needs about ${Math.round(needed / MB)} MB, more than the heap analysis limit of ${Math.round(memoryLimitBytes / MB)} MB. Start the server with a larger --heapSnapshotMemoryLimit (in MB), or take a snapshot of a smaller page.`,

@@ -136,7 +136,17 @@ export class SnapshotQueries {
       // Classes an agent can act on first: DevTools' internal buckets ("(array)",
       // "system / …") grow along with any leak and say little on their own.
       const ranked = [...grown.filter(d => !isInternalClass(d.name)), ...grown.filter(d => isInternalClass(d.name))];
-      return {grownClassCount: grown.length, classes: ranked.slice(0, args.limit).map(d => this.#grownClass(d))};
+      const classes: GrownClass[] = [];
+      for (const diff of ranked) {
+        if (classes.length >= args.limit) {
+          break;
+        }
+        const grownClass = this.#grownClass(diff);
+        if (!grownClass.path.some(step => args.ignoreEdges.includes(step.edgeName))) {
+          classes.push(grownClass);
+        }
+      }
+      return {grownClassCount: grown.length, classes};
     },
   };
 

@@ -137,7 +137,8 @@ export interface SnapshotQueries {
   interfaceDefinitions: [undefined, string];
   diffSummary: [PageRequest & {baseUid: number}, DiffSummaryResult];
   diffDetail: [{baseUid: number; classIndex: number}, DetailedClassDiff];
-  leakVerdict: [{baseUid: number; limit: number}, LeakVerdict];
+  /** `ignoreEdges`: classes whose sample is retained through an edge of these names are left out. */
+  leakVerdict: [{baseUid: number; limit: number; ignoreEdges: string[]}, LeakVerdict];
 }
 
 export type QueryName = keyof SnapshotQueries;

@@ -59,7 +59,8 @@ async function load(module: HeapSnapshotModule): Promise<SnapshotQueries> {
   });
   const secondaryFailed = new Promise<never>((_, reject) => {
     secondary.once('error', error => reject(error));
-    secondary.once('exit', code => reject(new Error(`the helper thread stopped (exit code ${code})`)));
+    // It exits on its own (code 0) once it has posted its results.
+    secondary.once('exit', code => code !== 0 && reject(new Error(`the helper thread stopped (exit code ${code})`)));
   });
   try {
     const snapshot = await Promise.race([loader.buildSnapshot(port1), secondaryFailed]);
