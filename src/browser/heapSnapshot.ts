@@ -1,4 +1,4 @@
-import type {CdpSession} from '../cdp/CdpConnection.js';
+import type {Page} from './Page.js';
 
 /** A full GC before the snapshot, as DevTools and the reference do. */
 const COLLECT_GARBAGE_TIMEOUT_MS = 60_000;
@@ -15,10 +15,11 @@ export type HeapSnapshotProgress = (done: number, total: number) => void;
  * deleted and re-created, which breaks compare_heapsnapshots.
  */
 export async function captureHeapSnapshot(
-  session: CdpSession,
+  page: Page,
   write: (chunk: string) => void,
   onProgress?: HeapSnapshotProgress,
 ): Promise<void> {
+  const session = page.session;
   const unsubscribe = [
     session.on('HeapProfiler.addHeapSnapshotChunk', ({chunk}) => write(chunk)),
     session.on('HeapProfiler.reportHeapSnapshotProgress', ({done, total}) => onProgress?.(done, total)),

@@ -18,8 +18,16 @@ export const PROBE_URL = 'cdp-mcp-probe.js';
 /** How heap snapshots name the reference from a global to the probe (objects held only by it are ours). */
 export const PROBE_HEAP_EDGE = '<symbol cdp-mcp.probe>';
 
+/** The registered symbol the probe lives under. */
+const PROBE_KEY = 'cdp-mcp.probe';
+
+/** An expression calling a probe method in the page, undefined when the document has no probe. */
+export function probeCall(method: 'mark' | 'settle', ...args: number[]): string {
+  return `globalThis[Symbol.for('${PROBE_KEY}')]?.${method}(${args.join(', ')})`;
+}
+
 export const PROBE_SOURCE = `(() => {
-  const key = Symbol.for('cdp-mcp.probe');
+  const key = Symbol.for('${PROBE_KEY}');
   if (globalThis[key]) return;
   const SHORT_TIMER_MS = 250;
   const nativeSetTimeout = globalThis.setTimeout;

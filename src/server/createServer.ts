@@ -10,13 +10,12 @@ import {
 import {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
 import {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
-import {snapshotProvider} from '../snapshot/provider.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
-import {Pipeline, type SnapshotProvider} from './pipeline.js';
+import {Pipeline} from './pipeline.js';
 
 export const SERVER_NAME = 'cdp-mcp';
 export const SERVER_VERSION = '0.1.0';
@@ -30,10 +29,6 @@ export interface CdpMcpServer {
   browsers: BrowserManager;
   /** Kills a launched Chrome and closes the connection. */
   close(): Promise<void>;
-}
-
-export interface CreateServerOptions {
-  snapshot?: SnapshotProvider;
 }
 
 /**
@@ -58,7 +53,7 @@ function progressReporter(
 }
 
 /** Builds the MCP server (low-level Server: our schemas are valibot, not zod). */
-export function createServer(config: Config, options: CreateServerOptions = {}): CdpMcpServer {
+export function createServer(config: Config): CdpMcpServer {
   const server = new Server(
     {name: SERVER_NAME, version: SERVER_VERSION},
     {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
@@ -101,7 +96,6 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     files,
     heap,
     rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
-    snapshot: options.snapshot ?? snapshotProvider,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -1,12 +1,10 @@
 import * as v from 'valibot';
 
-import type {Browser} from '../browser/Browser.js';
-import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
-import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
-import type {ProgressReporter} from '../util/progress.js';
-import type {PathSandbox} from '../util/sandbox.js';
+import type {ToolContext, ToolPage} from './context.js';
+
+export type {ToolContext, ToolPage} from './context.js';
 
 export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging' | 'memory';
 
@@ -35,22 +33,12 @@ export type ToolCondition = 'experimentalVision' | 'memoryDebugging';
 
 type Entries = v.ObjectEntries;
 
-/** What a handler may use besides its params: the browser, the file sandbox, loaded heap snapshots. */
-export interface ToolContext {
-  readonly browser: Browser;
-  readonly config: Config;
-  readonly files: PathSandbox;
-  readonly heap: HeapSnapshots;
-  /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
-  readonly progress: ProgressReporter;
-}
-
 export interface ToolRequest<E extends Entries> {
   params: v.InferOutput<v.ObjectSchema<E, undefined>>;
 }
 
 export interface PageToolRequest<E extends Entries> extends ToolRequest<E> {
-  page: Page;
+  page: ToolPage;
 }
 
 interface BaseTool<E extends Entries> {
@@ -118,3 +106,20 @@ export const includeSnapshotEntry = {
 export const pageIdEntry = {
   pageId: v.pipe(v.number(), v.description('The id of the page to act on, as shown by list_pages.')),
 };
+
+/** Shared parameters of the paginated lists (console messages, network requests). */
+export function paginationEntries(items: string) {
+  return {
+    pageSize: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.description(`${items} per page. Omit (with pageIdx) to list all.`),
+      ),
+    ),
+    pageIdx: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
+    ),
+  };
+}

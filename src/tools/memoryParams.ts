@@ -5,7 +5,7 @@ import {type ByteRange, parseByteSizeRange} from '../devtools/heap/byteSize.js';
 import {HEAP_SECTION_TITLE, MAX_NAME_LENGTH} from '../devtools/heap/format.js';
 import type {ProgressCallback} from '../devtools/heap/HeapSnapshots.js';
 import {HEAP_SNAPSHOT_FILTERS} from '../devtools/heap/results.js';
-import {type ResponseBuilder, SECTION_ORDER} from '../response/ResponseBuilder.js';
+import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ProgressReporter} from '../util/progress.js';
 import type {ToolCategory, ToolCondition} from './defineTool.js';
 
@@ -121,5 +121,5 @@ export function loadProgress(progress: ProgressReporter): ProgressCallback {
 
 /** Notes first (as tool lines), then the reference's "## Heap Snapshot Data" section. */
 export function heapResponse(response: ResponseBuilder, notes: string[], lines: string[]): void {
-  response.line(...notes).section(SECTION_ORDER.heapSnapshot, [HEAP_SECTION_TITLE, ...lines]);
+  response.line(...notes).section('heapSnapshot', [HEAP_SECTION_TITLE, ...lines]);
 }

@@ -4,7 +4,7 @@
  * of references that keeps its newest object alive (DevTools' shortest
  * retaining path), so the agent can go straight to the code that holds it.
  */
-import {formatBytesToKb, formatName,type FormatOptions} from './format.js';
+import {formatBytesToKb, formatName, type FormatOptions} from './format.js';
 import type {GrownClass, LeakVerdict} from './results.js';
 
 /** Classes the verdict explains (named classes before DevTools' internal buckets). */
