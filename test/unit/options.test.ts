@@ -52,6 +52,15 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--browserUrl', 'http://a:1', '--executablePath', '/c']), /for launching/);
   });
 
+  it('turns on the heap analysis tools with --memoryDebugging or its alias, and takes a memory limit', () => {
+    assert.equal(parseConfig([]).memoryDebugging, false);
+    assert.equal(parseConfig(['--memoryDebugging']).memoryDebugging, true);
+    assert.equal(parseConfig(['--experimental-memory']).memoryDebugging, true);
+    assert.equal(parseConfig(['--experimentalMemory', '--no-memory-debugging']).memoryDebugging, false);
+    assert.equal(parseConfig(['--heapSnapshotMemoryLimit=512']).heapSnapshotMemoryLimit, 512);
+    assert.throws(() => parseConfig(['--heapSnapshotMemoryLimit=0']), /--heapSnapshotMemoryLimit is a size in MB/);
+  });
+
   it('parses ws headers into strings', () => {
     const c = parseConfig([
       '--wsEndpoint',

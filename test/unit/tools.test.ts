@@ -100,6 +100,43 @@ describe('tool registry', () => {
   });
 });
 
+describe('memory tools', () => {
+  const memoryNames = (config: Config) =>
+    pipeline(config)
+      .listed()
+      .map(t => t.tool.name)
+      .filter(n => n.includes('heapsnapshot'));
+
+  it('offers take_heapsnapshot by default and the 13 analysis tools with --memoryDebugging', () => {
+    assert.deepEqual(memoryNames(DEFAULT_CONFIG), ['take_heapsnapshot']);
+    assert.deepEqual(memoryNames(parseConfig(['--experimentalMemory'])), [
+      'analyze_heapsnapshot_contexts',
+      'close_heapsnapshot',
+      'compare_heapsnapshots',
+      'get_heapsnapshot_class_nodes',
+      'get_heapsnapshot_details',
+      'get_heapsnapshot_dominators',
+      'get_heapsnapshot_duplicate_strings',
+      'get_heapsnapshot_edges',
+      'get_heapsnapshot_object_details',
+      'get_heapsnapshot_retainers',
+      'get_heapsnapshot_retaining_paths',
+      'get_heapsnapshot_summary',
+      'query_heapsnapshot_objects',
+      'take_heapsnapshot',
+    ]);
+  });
+
+  it('says which flag enables an analysis tool', async () => {
+    const r = await pipeline().call('get_heapsnapshot_summary', {filePath: '/tmp/x.heapsnapshot'});
+    assert.equal(r.isError, true);
+    assert.equal(
+      r.text,
+      'Tool get_heapsnapshot_summary requires experimental feature --memoryDebugging and is currently disabled. Restart the server with --memoryDebugging=true to enable it.',
+    );
+  });
+});
+
 describe('pipeline argument checks (no browser needed)', () => {
   const p = pipeline();
 
