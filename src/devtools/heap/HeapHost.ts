@@ -26,6 +26,9 @@ export interface RequestOptions {
 interface Pending {
   /** The host process the request went to. */
   child: ChildProcess;
+  message: HostRequest;
+  /** The host confirmed it got the request. */
+  accepted: boolean;
   resolve(answer: HostAnswer): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -61,26 +64,18 @@ export class HeapHost {
         );
       }, options.timeoutMs);
       const child = this.#child ?? this.#start();
-      this.#pending.set(id, {child, resolve, reject, timer, onProgress: options.onProgress});
-      this.#send(child, {...request, id});
+      const message = {...request, id};
+      this.#pending.set(id, {child, message, accepted: false, resolve, reject, timer, onProgress: options.onProgress});
+      this.#send(child, message);
     });
   }
 
-  #send(child: ChildProcess, message: HostRequest, retry = true): void {
+  #send(child: ChildProcess, message: HostRequest): void {
     child.send(message, error => {
-      const pending = this.#pending.get(message.id);
-      if (!error || !pending) {
-        return;
-      }
-      // The host died before it got the request (killed meanwhile): send it to a new one.
-      if (retry) {
-        if (this.#child === child) {
-          this.#child = undefined;
-        }
-        pending.child = this.#child ?? this.#start();
-        this.#send(pending.child, message, false);
-      } else {
-        this.#settleFailed(message.id, `The heap analysis process could not be started: ${error.message}`);
+      if (error) {
+        debug('heap host: request not delivered', error.message);
+        // The exit handler sends it again to a new host (it was never accepted).
+        child.kill('SIGKILL');
       }
     });
   }
@@ -124,6 +119,10 @@ export class HeapHost {
     if (!pending) {
       return;
     }
+    if ('accepted' in reply) {
+      pending.accepted = true;
+      return;
+    }
     if ('progress' in reply) {
       pending.onProgress?.(reply.progress.loaded, reply.progress.total);
       return;
@@ -142,6 +141,13 @@ export class HeapHost {
       this.#child = undefined;
     }
     debug(`heap host ${how}`);
+    // Requests it never got go to a new host; those it was working on fail (they may be why it died).
+    for (const pending of this.#pending.values()) {
+      if (pending.child === child && !pending.accepted) {
+        pending.child = this.#child ?? this.#start();
+        this.#send(pending.child, pending.message);
+      }
+    }
     this.#rejectAll(
       `The heap analysis process ${how}, probably out of memory; loaded snapshots were unloaded. Call the tool again to reload the snapshot, or close other snapshots first.`,
       child,

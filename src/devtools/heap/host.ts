@@ -143,6 +143,7 @@ async function dispatch(request: HostRequest, notes: string[]): Promise<unknown>
 }
 
 process.on('message', (request: HostRequest) => {
+  send({id: request.id, accepted: true});
   const notes: string[] = [];
   dispatch(request, notes).then(
     result => send({id: request.id, ok: true, result, notes}),

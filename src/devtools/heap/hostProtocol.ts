@@ -33,6 +33,8 @@ export interface LoadedSnapshot {
 }
 
 export type HostReply =
+  /** Sent as soon as a request arrives: requests the host never got can go to a new host. */
+  | {id: number; accepted: true}
   | {id: number; ok: true; result: unknown; notes: string[]}
   | {id: number; ok: false; message: string; notes: string[]}
   | {id: number; progress: {path: string; loaded: number; total: number}};
