@@ -8,7 +8,7 @@ import type {Config} from '../cli/options.js';
 import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/context.js';
-import {BrowserHandle, PageHandle} from '../tools/handles.js';
+import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -114,7 +114,8 @@ export class Pipeline {
       return fail(`${errorMessage(error)}${cause}`);
     }
     const handles = new BrowserHandle(browser, config, files);
-    const context: ToolContext = {browser: handles, config, files, heap, progress};
+    const tracing = tracingHandle(browser, files);
+    const context: ToolContext = {browser: handles, config, files, heap, progress, tracing};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

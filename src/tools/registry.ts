@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {getCssStyles} from './css.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
@@ -27,6 +28,7 @@ import {
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
@@ -72,6 +74,10 @@ export const TOOL_SOURCES: ToolSource[] = [
   getHeapSnapshotObjectDetails,
   analyzeHeapSnapshotContexts,
   compareHeapSnapshots,
+  performanceStartTrace,
+  performanceStopTrace,
+  performanceAnalyzeInsight,
+  getCssStyles,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */

@@ -6,6 +6,7 @@
  */
 import {existsSync} from 'node:fs';
 
+import {heapSnapshotUrl} from '../vendor.js';
 import {HeapHost} from './HeapHost.js';
 import type {CloseResult, FileRef, StatusResult} from './hostProtocol.js';
 import {
@@ -18,8 +19,6 @@ import {
 } from './limits.js';
 import type {QueryArgs, QueryName, QueryResult} from './results.js';
 
-/** The vendored DevTools heap-snapshot model (scripts/vendor/heap.mjs builds it). */
-const MODULE_URL = new URL('../../../vendor/devtools-heap-snapshot.mjs', import.meta.url);
 /** Bound of the whole request on top of the threads' own load and query bounds. */
 const HOST_MARGIN_MS = 15_000;
 
@@ -47,7 +46,7 @@ export class HeapSnapshots {
   constructor(options: HeapSnapshotsOptions = {}) {
     this.memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
     this.#host = new HeapHost({
-      modulePath: MODULE_URL.href,
+      modulePath: heapSnapshotUrl().href,
       maxSnapshots: options.maxSnapshots ?? MAX_LOADED_SNAPSHOTS,
       maxBytes: this.memoryLimitBytes,
     });
@@ -139,9 +138,9 @@ export class HeapSnapshots {
 
   async #check(path: string): Promise<FileRef> {
     const file = await checkSnapshotFile(path, this.memoryLimitBytes);
-    if (!existsSync(MODULE_URL)) {
+    if (!existsSync(heapSnapshotUrl())) {
       throw new Error(
-        `The DevTools heap-snapshot bundle is missing (${MODULE_URL.pathname}). Rebuild the server with npm run build.`,
+        `The DevTools heap-snapshot bundle is missing (${heapSnapshotUrl().pathname}). Run "npm run build" to build it.`,
       );
     }
     return file;

@@ -1,0 +1,2 @@
+export type {CssBundle} from './css/bundle.js';
+export type {TraceBundle} from './trace/bundle.js';
