@@ -110,12 +110,12 @@ export function throttled(progress: ProgressReporter): ProgressReporter {
 export function loadProgress(progress: ProgressReporter): ProgressCallback {
   const report = throttled(progress);
   return (loaded, total) => {
-    const percent = total ? Math.floor((loaded / total) * 100) : 0;
-    report(
-      loaded >= total
-        ? 'Heap snapshot read; computing dominators and retained sizes'
-        : `Loading heap snapshot: ${percent}% of ${(total / 1e6).toFixed(1)} MB`,
-    );
+    if (loaded >= total) {
+      // The slow part starts here on large snapshots: always say so.
+      progress('Heap snapshot read; computing distances, dominators and retained sizes');
+      return;
+    }
+    report(`Loading heap snapshot: ${Math.floor((loaded / total) * 100)}% of ${(total / 1e6).toFixed(1)} MB`);
   };
 }
 

@@ -344,9 +344,52 @@ describe('heap snapshots: bad input gets a clear error, and the server stays usa
     assert.ok(restarted && restarted !== host, 'a new heap host runs');
   });
 
+  it('reports load progress when the client asks for it', async () => {
+    const messages: string[] = [];
+    await mcp.client.callTool({name: 'get_heapsnapshot_details', arguments: {filePath: good, pageSize: 1}}, undefined, {
+      timeout: 120_000,
+      onprogress: p => messages.push(p.message ?? ''),
+    });
+    // Loaded already: no progress. A fresh load reports reading and computing.
+    assert.equal(messages.length, 0);
+    await mcp.call('close_heapsnapshot', {filePath: good});
+    await mcp.client.callTool({name: 'get_heapsnapshot_details', arguments: {filePath: good, pageSize: 1}}, undefined, {
+      timeout: 120_000,
+      onprogress: p => messages.push(p.message ?? ''),
+    });
+    assert.equal(messages.at(-1), 'Heap snapshot read; computing distances, dominators and retained sizes');
+  });
+
   it('stops the heap analysis process with its last snapshot', async () => {
     assert.equal((await mcp.call('close_heapsnapshot', {filePath: good})).isError, false);
     assert.deepEqual(await heapHosts(mcp.pid), []);
+  });
+});
+
+describe('heap snapshots: the heap host never outlives the server', () => {
+  it('exits when the server is killed', async () => {
+    const workspace = mkdtempSync(join(process.cwd(), '.ws-heap-kill-'));
+    const fixtures = await new FixtureServer().start();
+    fixtures.html('/leak', LEAK_PAGE);
+    const mcp = await startServer({args: MEMORY_FLAGS, roots: [pathToFileURL(workspace).href]});
+    try {
+      await mcp.call('navigate_page', {url: fixtures.url('/leak')});
+      await mcp.call('take_heapsnapshot', {filePath: join(workspace, 'one')});
+      await mcp.call('get_heapsnapshot_summary', {});
+      const [host] = await heapHosts(mcp.pid);
+      assert.ok(host);
+      process.kill(mcp.pid ?? 0, 'SIGKILL');
+      // The host sees its IPC channel close and exits: wait for that, bounded.
+      const deadline = Date.now() + 10_000;
+      while ((await findProcesses('devtools/heap/host.js')).includes(host) && Date.now() < deadline) {
+        await new Promise(resolve => setTimeout(resolve, 50));
+      }
+      assert.equal((await findProcesses('devtools/heap/host.js')).includes(host), false, 'the heap host exited');
+    } finally {
+      await mcp.close().catch(() => undefined);
+      await fixtures.stop();
+      rmSync(workspace, {recursive: true, force: true});
+    }
   });
 });
 
