@@ -12,10 +12,9 @@ import type {CloseResult, FileRef, StatusResult} from './hostProtocol.js';
 import {
   checkSnapshotFile,
   DEFAULT_MEMORY_LIMIT_BYTES,
-  LOAD_BASE_TIMEOUT_MS,
-  LOAD_MS_PER_MB,
+  loadTimeoutMs,
   MAX_LOADED_SNAPSHOTS,
-  QUERY_TIMEOUT_MS,
+  queryTimeoutMs,
 } from './limits.js';
 import type {QueryArgs, QueryName, QueryResult} from './results.js';
 
@@ -151,9 +150,10 @@ export class HeapSnapshots {
     files: FileRef[],
     onProgress?: ProgressCallback,
   ): Promise<Answer<T>> {
-    const loadMs = files.reduce((ms, f) => ms + LOAD_BASE_TIMEOUT_MS + (f.size / 1e6) * LOAD_MS_PER_MB, 0);
+    // Loads, a diff's preparation and the query, each bounded in the host: this bounds the whole.
+    const timeoutMs = files.reduce((ms, f) => ms + loadTimeoutMs(f.size) + 3 * queryTimeoutMs(f.size), 0);
     const {result, notes} = await this.#host.request(request, {
-      timeoutMs: loadMs + QUERY_TIMEOUT_MS * 3 + HOST_MARGIN_MS,
+      timeoutMs: timeoutMs + HOST_MARGIN_MS,
       onProgress,
     });
     return {result: result as T, notes};

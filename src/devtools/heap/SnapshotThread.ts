@@ -7,7 +7,7 @@ import {basename} from 'node:path';
 import {type MessagePort, type ResourceLimits, Worker} from 'node:worker_threads';
 
 import type {FileRef} from './hostProtocol.js';
-import {LOAD_BASE_TIMEOUT_MS, LOAD_MS_PER_MB, QUERY_TIMEOUT_MS} from './limits.js';
+import {loadTimeoutMs, queryTimeoutMs} from './limits.js';
 import type {ThreadReply, ThreadRequest} from './threadProtocol.js';
 
 export interface ThreadOptions {
@@ -44,7 +44,7 @@ export class SnapshotThread {
     // DevTools logs unreachable nodes on every load; keep it out of our output.
     this.#worker.stdout.resume();
     this.#worker.stderr.resume();
-    const loadMs = LOAD_BASE_TIMEOUT_MS + (file.size / 1e6) * LOAD_MS_PER_MB;
+    const loadMs = loadTimeoutMs(file.size);
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#die(`Loading heap snapshot ${file.path} did not finish within ${Math.round(loadMs / 1000)} s.`);
@@ -89,12 +89,13 @@ export class SnapshotThread {
       return Promise.reject(new Error(this.#dead));
     }
     const id = this.#nextId++;
+    const timeoutMs = queryTimeoutMs(this.file.size);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#die(
-          `Analyzing heap snapshot ${this.file.path} did not finish within ${QUERY_TIMEOUT_MS / 1000} s; it was unloaded.`,
+          `Analyzing heap snapshot ${this.file.path} did not finish within ${Math.round(timeoutMs / 1000)} s; it was unloaded.`,
         );
-      }, QUERY_TIMEOUT_MS);
+      }, timeoutMs);
       this.#pending.set(id, {resolve, reject, timer});
       this.#worker.postMessage(build(id), transfer);
     });

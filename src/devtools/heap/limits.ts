@@ -16,11 +16,18 @@ export function estimatedSnapshotBytes(fileBytes: number): number {
   return 24 * 1024 * 1024 + fileBytes * 2.5;
 }
 
-/** Loading a snapshot: a minute, plus a second per 5 MB of file. */
-export const LOAD_BASE_TIMEOUT_MS = 60_000;
-export const LOAD_MS_PER_MB = 200;
-/** Any single query (a diff of large snapshots takes seconds). */
-export const QUERY_TIMEOUT_MS = 180_000;
+/**
+ * Bounds of loading a snapshot and of one query on it: generous (a busy
+ * machine loads a 170 MB snapshot in one to two minutes, and a diff or the
+ * duplicate strings of a large one take tens of seconds), but finite.
+ */
+export function loadTimeoutMs(fileBytes: number): number {
+  return 120_000 + (fileBytes / 1e6) * 1_000;
+}
+
+export function queryTimeoutMs(fileBytes: number): number {
+  return 120_000 + (fileBytes / 1e6) * 500;
+}
 
 const MB = 1024 * 1024;
 const SNAPSHOT_EXTENSIONS = ['.heapsnapshot', '.heaptimeline'];
