@@ -11,7 +11,7 @@
  * Usage: npm run bench:heap [-- --runs 3 --large-objects 500000 --small-objects 15000 --only small|large]
  * Not part of npm test.
  */
-import {mkdtempSync, rmSync, statSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,8 @@ const CDM_BIN = path.join(
 );
 const CORE_JS = require.resolve('core-js/actual/index.js');
 const SAMPLE_MS = 100;
+/** Linux clock ticks per second (/proc/<pid>/stat times). */
+const CLOCK_TICKS = 100;
 /** Extra objects the page allocates between the two snapshots of a size. */
 const GROWTH_FRACTION = 0.05;
 
@@ -58,6 +60,21 @@ async function start(side: Side): Promise<TestServer> {
         args: ['--executablePath', CHROME_PATH, ...common, '--no-usage-statistics', '--no-performance-crux'],
         env: {NODE_OPTIONS: `--require ${CORE_JS}`, CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1'},
       });
+}
+
+/** CPU seconds (user + system) used so far by a process and its live descendants (Chrome, the heap host). */
+function treeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of [pid, ...descendants(pid).map(d => d.pid)]) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks / CLOCK_TICKS;
 }
 
 /** Peak RSS (kB) of the server process and of its heap host, sampled while work runs. */
@@ -94,6 +111,9 @@ async function timed(server: TestServer, tool: string, args: Record<string, unkn
 
 interface Run {
   take: number;
+  /** CPU seconds of the server, Chrome and the heap host: wall times on a busy machine say little. */
+  takeCpu: number;
+  analysisCpu: number;
   /** Server RSS growth while the snapshot streamed to disk. */
   takeGrowthMb: number;
   load: number;
@@ -138,6 +158,7 @@ async function runOnce(side: Side, files: {base: string; current: string; url: s
     taking.stop();
     const before = statusKb(pid, 'VmRSS');
     const sampler = new RssSampler(pid);
+    const cpu2 = treeCpuSeconds(pid);
     const load = await timed(server, 'get_heapsnapshot_summary', {filePath: files.base});
     const details = await timed(server, 'get_heapsnapshot_details', {filePath: files.base, pageSize: 20});
     await timed(server, 'get_heapsnapshot_summary', {filePath: files.current});
@@ -147,6 +168,7 @@ async function runOnce(side: Side, files: {base: string; current: string; url: s
       pageSize: 20,
     });
     sampler.stop();
+    const cpu3 = treeCpuSeconds(pid);
     await timed(server, 'close_heapsnapshot', {filePath: files.base});
     await timed(server, 'close_heapsnapshot', {filePath: files.current});
     await new Promise(resolve => setTimeout(resolve, 1_000));
@@ -154,6 +176,8 @@ async function runOnce(side: Side, files: {base: string; current: string; url: s
     return {
       take,
       takeGrowthMb: (taking.server - beforeTake) / 1024,
+      takeCpu: cpu1 - cpu0,
+      analysisCpu: cpu3 - cpu2,
       load,
       details,
       compare,
@@ -181,10 +205,12 @@ function report(label: string, sizeMb: number, runs: Record<Side, Run[]>): strin
     '| | ours | chrome-devtools-mcp | ours / theirs |',
     '| --- | --- | --- | --- |',
     row('take_heapsnapshot', r => r.take, 'ms'),
+    row('take_heapsnapshot, CPU (server + Chrome)', r => r.takeCpu, 's', 1),
     row('server RSS growth while taking', r => r.takeGrowthMb, 'MB'),
     row('load + summary', r => r.load, 'ms'),
     row('details', r => r.details, 'ms'),
     row('compare (current loaded on the way)', r => r.compare, 'ms'),
+    row('CPU of the four analysis calls (server + host + Chrome)', r => r.analysisCpu, 's', 1),
     row('server process peak RSS', r => r.serverRssMb, 'MB'),
     row('server process RSS growth', r => r.serverGrowthMb, 'MB'),
     `| heap host process peak RSS | ${median(runs.ours.map(r => r.hostRssMb)).toFixed(0)} MB | (in the server process) | |`,

@@ -29,6 +29,8 @@ import type {
 
 /** How far the leak verdict follows a sample object's retainers. */
 const VERDICT_PATH_DEPTH = 40;
+/** Grown classes examined per class the verdict shows (some are left out, see ignoreEdges). */
+const VERDICT_CANDIDATES_PER_CLASS = 4;
 
 export class SnapshotQueries {
   // Class ids are 1-based, in the order DevTools lists the unfiltered aggregates at load.
@@ -137,7 +139,8 @@ export class SnapshotQueries {
       // "system / …") grow along with any leak and say little on their own.
       const ranked = [...grown.filter(d => !isInternalClass(d.name)), ...grown.filter(d => isInternalClass(d.name))];
       const classes: GrownClass[] = [];
-      for (const diff of ranked) {
+      // Each candidate costs a retaining-path search: look at a few more than are shown, no more.
+      for (const diff of ranked.slice(0, args.limit * VERDICT_CANDIDATES_PER_CLASS)) {
         if (classes.length >= args.limit) {
           break;
         }
