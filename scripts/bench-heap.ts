@@ -152,9 +152,11 @@ async function runOnce(side: Side, files: {base: string; current: string; url: s
     const pid = server.pid ?? 0;
     const beforeTake = statusKb(pid, 'VmRSS');
     const taking = new RssSampler(pid);
+    const cpu0 = treeCpuSeconds(pid);
     const take = await timed(server, 'take_heapsnapshot', {
       filePath: path.join(path.dirname(files.base), `take-${side}`),
     });
+    const cpu1 = treeCpuSeconds(pid);
     taking.stop();
     const before = statusKb(pid, 'VmRSS');
     const sampler = new RssSampler(pid);
