@@ -49,11 +49,6 @@ export class HeapHost {
     return this.#child !== undefined;
   }
 
-  /** The host's process id while it runs (benchmarks read its memory). */
-  get pid(): number | undefined {
-    return this.#child?.pid;
-  }
-
   request(request: Request, options: RequestOptions): Promise<HostAnswer> {
     const id = this.#nextId++;
     return new Promise<HostAnswer>((resolve, reject) => {

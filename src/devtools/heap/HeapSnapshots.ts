@@ -8,7 +8,7 @@ import {existsSync} from 'node:fs';
 
 import {heapSnapshotUrl} from '../vendor.js';
 import {HeapHost} from './HeapHost.js';
-import type {CloseResult, FileRef, StatusResult} from './hostProtocol.js';
+import type {CloseResult, FileRef} from './hostProtocol.js';
 import {
   checkSnapshotFile,
   DEFAULT_MEMORY_LIMIT_BYTES,
@@ -49,11 +49,6 @@ export class HeapSnapshots {
       maxSnapshots: options.maxSnapshots ?? MAX_LOADED_SNAPSHOTS,
       maxBytes: this.memoryLimitBytes,
     });
-  }
-
-  /** The heap host's process id while it runs. */
-  get hostPid(): number | undefined {
-    return this.#host.pid;
   }
 
   noteTaken(path: string): void {
@@ -124,12 +119,6 @@ export class HeapSnapshots {
     return closed;
   }
 
-  async status(): Promise<StatusResult | undefined> {
-    if (!this.#host.running) {
-      return undefined;
-    }
-    return (await this.#host.request({op: 'status'}, {timeoutMs: HOST_MARGIN_MS})).result as StatusResult;
-  }
 
   async dispose(): Promise<void> {
     await this.#host.stop();

@@ -8,7 +8,7 @@
  */
 import {MessageChannel} from 'node:worker_threads';
 
-import type {CloseResult, FileRef, HostConfig, HostReply, HostRequest, StatusResult} from './hostProtocol.js';
+import type {CloseResult, FileRef, HostConfig, HostReply, HostRequest} from './hostProtocol.js';
 import {estimatedSnapshotBytes} from './limits.js';
 import {describeLoadError} from './loadErrors.js';
 import {type Eviction, SnapshotCache} from './SnapshotCache.js';
@@ -134,11 +134,6 @@ async function dispatch(request: HostRequest, notes: string[]): Promise<unknown>
       const closed = await unload(request.path);
       return {closed, remaining: threads.size} satisfies CloseResult;
     }
-    case 'status':
-      return {
-        snapshots: [...threads.values()].map(t => ({path: t.file.path, bytes: t.bytes})),
-        rssBytes: process.memoryUsage.rss(),
-      } satisfies StatusResult;
   }
 }
 

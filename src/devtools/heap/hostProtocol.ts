@@ -24,13 +24,7 @@ export type HostRequest =
       name: string;
       args: unknown;
     }
-  | {id: number; op: 'close'; path: string}
-  | {id: number; op: 'status'};
-
-export interface LoadedSnapshot {
-  path: string;
-  bytes: number;
-}
+  | {id: number; op: 'close'; path: string};
 
 export type HostReply =
   /** Sent as soon as a request arrives: requests the host never got can go to a new host. */
@@ -42,10 +36,4 @@ export type HostReply =
 export interface CloseResult {
   closed: boolean;
   remaining: number;
-}
-
-export interface StatusResult {
-  snapshots: LoadedSnapshot[];
-  /** The host process's resident memory. */
-  rssBytes: number;
 }
