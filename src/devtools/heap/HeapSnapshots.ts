@@ -119,7 +119,6 @@ export class HeapSnapshots {
     return closed;
   }
 
-
   async dispose(): Promise<void> {
     await this.#host.stop();
   }
