@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 
 import {formatAggregates, formatDuplicateStrings, formatNodeList, formatSummary} from '../devtools/heap/format.js';
+import {NO_PROGRESS} from '../util/progress.js';
 import {definePageTool, defineTool} from './defineTool.js';
 import {
   ANALYSIS,
@@ -26,10 +27,14 @@ export const takeHeapSnapshot = definePageTool({
   },
   async handler({params, page}, response, {files, heap, progress}) {
     const report = throttled(progress);
+    // Chrome reports progress only when asked: ask only when the client listens.
+    const onProgress =
+      progress === NO_PROGRESS
+        ? undefined
+        : (done: number, total: number) =>
+            report(`Taking heap snapshot: ${total ? Math.floor((done / total) * 100) : 0}%`);
     const path = await files.saveStreamed(params.filePath, '.heapsnapshot', write =>
-      page.captureHeapSnapshot(write, (done, total) =>
-        report(`Taking heap snapshot: ${total ? Math.floor((done / total) * 100) : 0}%`),
-      ),
+      page.captureHeapSnapshot(write, onProgress),
     );
     heap.noteTaken(path);
     response.line(`Heap snapshot saved to ${path}`);
