@@ -211,7 +211,7 @@ function report(label: string, sizeMb: number, runs: Record<Side, Run[]>): strin
     row('server RSS growth while taking', r => r.takeGrowthMb, 'MB'),
     row('load + summary', r => r.load, 'ms'),
     row('details', r => r.details, 'ms'),
-    row('compare (current loaded on the way)', r => r.compare, 'ms'),
+    row('compare (both already loaded; with our leak verdict)', r => r.compare, 'ms'),
     row('CPU of the four analysis calls (server + host + Chrome)', r => r.analysisCpu, 's', 1),
     row('server process peak RSS', r => r.serverRssMb, 'MB'),
     row('server process RSS growth', r => r.serverGrowthMb, 'MB'),
