@@ -1,5 +1,5 @@
 import type {Protocol} from '../../protocol/index.js';
-import {CdpConnection} from '../cdp/CdpConnection.js';
+import {CdpConnection, type CdpSession} from '../cdp/CdpConnection.js';
 import type {BrowserEndpoint} from '../cdp/launcher.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -8,6 +8,14 @@ import {UrlPolicy} from './urlPolicy.js';
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
+
+/**
+ * The URL our own helper tabs open with (writing localStorage of origins no
+ * page has open): they are never tracked as pages nor shown to tools.
+ */
+const INTERNAL_PAGE_URL = 'about:blank?cdp-mcp-internal';
+/** Bound of a helper tab's attach. */
+const INTERNAL_ATTACH_TIMEOUT_MS = 10_000;
 
 /** Browser-level worker targets; they load URLs on their own. */
 const WORKER_TYPES = new Set(['service_worker', 'shared_worker', 'worker']);
@@ -30,6 +38,8 @@ export class Browser {
   readonly #pages = new Map<string, Page>();
   readonly #waiters = new Map<string, Deferred<Page>>();
   readonly #contextNames = new Map<string, string>();
+  /** Helper tabs by target id: their session once attached. */
+  readonly #internal = new Map<string, Deferred<CdpSession>>();
   #selected: Page | undefined;
   #selectionNote: string | undefined;
   #disconnected = false;
@@ -117,6 +127,15 @@ export class Browser {
           .catch((error: unknown) => debug(`URL policy not applied to ${targetInfo.type} ${targetInfo.url}`, error)),
         waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
       ]);
+      return;
+    }
+    if (targetInfo.type === 'page' && targetInfo.url === INTERNAL_PAGE_URL) {
+      let waiter = this.#internal.get(targetInfo.targetId);
+      if (!waiter) {
+        waiter = deferred<CdpSession>();
+        this.#internal.set(targetInfo.targetId, waiter);
+      }
+      waiter.resolve(c.session(sessionId, targetInfo.targetId, targetInfo.type));
       return;
     }
     if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {
@@ -251,6 +270,42 @@ export class Browser {
   async closePage(page: Page): Promise<void> {
     await this.connection.send('Target.closeTarget', {targetId: page.targetId});
     this.#removePage(page);
+  }
+
+  /**
+   * Runs `work` in a hidden helper tab of a browser context (paused until
+   * `work` resumes it), and closes the tab afterwards whatever happens.
+   */
+  async withInternalPage<T>(
+    browserContextId: string | undefined,
+    work: (session: CdpSession) => Promise<T>,
+  ): Promise<T> {
+    const {targetId} = await this.connection.send('Target.createTarget', {
+      url: INTERNAL_PAGE_URL,
+      background: true,
+      ...(browserContextId ? {browserContextId} : {}),
+    });
+    let waiter = this.#internal.get(targetId);
+    if (!waiter) {
+      waiter = deferred<CdpSession>();
+      this.#internal.set(targetId, waiter);
+    }
+    try {
+      const session = await withTimeout(
+        waiter.promise,
+        INTERNAL_ATTACH_TIMEOUT_MS,
+        `A helper tab did not attach within ${INTERNAL_ATTACH_TIMEOUT_MS} ms.`,
+      );
+      return await work(session);
+    } finally {
+      this.#internal.delete(targetId);
+      await this.connection.send('Target.closeTarget', {targetId}).catch(() => undefined);
+    }
+  }
+
+  /** Whether a session is one the server drives (a page's, a frame's, a worker's, a helper tab's). */
+  ownsSession(sessionId: string): boolean {
+    return this.connection.findSession(sessionId) !== undefined;
   }
 
   /** Closes the connection; the browser itself is killed only when we launched it. */

@@ -1,3 +1,6 @@
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+
 /**
  * Command-line flags. camelCase and kebab-case are both accepted
  * (`--executablePath`, `--executable-path`), booleans take `--no-` to negate,
@@ -87,6 +90,22 @@ export const FLAGS = {
     type: 'array',
     description: 'URL pattern the browser may load; everything else is blocked (repeatable).',
   },
+  maxOutputChars: {
+    type: 'number',
+    description:
+      'Cap on the text of every tool response, in characters; longer output is cut at a line boundary with a note on how to get the rest.',
+    defaultText: 'off',
+  },
+  downloadsDir: {
+    type: 'string',
+    description: 'Folder downloads are saved to; must be inside the allowed roots (downloads are refused otherwise).',
+    defaultText: '<OS temp dir>/cdp-mcp-downloads',
+  },
+  experimentalRawCdp: {
+    type: 'boolean',
+    description:
+      'Enable send_cdp_command (one raw CDP command per call; commands that would break the server are refused).',
+  },
   usageStatistics: {type: 'boolean', description: 'Accepted for compatibility; this server sends no telemetry.'},
   performanceCrux: {type: 'boolean', description: 'Accepted for compatibility; this server never contacts CrUX.'},
   help: {type: 'boolean', alias: 'h', description: 'Print this help and exit.'},
@@ -121,11 +140,21 @@ export interface Config {
   redactNetworkHeaders: boolean;
   blockedUrlPatterns: string[];
   allowedUrlPatterns: string[];
+  /** Cap on every response's text, in characters (undefined: no cap). */
+  maxOutputChars?: number;
+  downloadsDir: string;
+  experimentalRawCdp: boolean;
   help: boolean;
   version: boolean;
   /** Unknown flags seen; reported on stderr, not fatal. */
   unknown: string[];
 }
+
+/** Where downloads go unless --downloadsDir says otherwise: inside the temp dir, which is always an allowed root. */
+export const DEFAULT_DOWNLOADS_DIR = join(tmpdir(), 'cdp-mcp-downloads');
+
+/** Smallest --maxOutputChars: the note that replaces the cut lines must fit. */
+export const MIN_OUTPUT_CHARS = 500;
 
 export const DEFAULT_CONFIG: Config = {
   headless: false,
@@ -143,6 +172,8 @@ export const DEFAULT_CONFIG: Config = {
   redactNetworkHeaders: false,
   blockedUrlPatterns: [],
   allowedUrlPatterns: [],
+  downloadsDir: DEFAULT_DOWNLOADS_DIR,
+  experimentalRawCdp: false,
   help: false,
   version: false,
   unknown: [],
@@ -314,6 +345,17 @@ export function parseConfig(argv: string[]): Config {
   if (config.blockedUrlPatterns.length && config.allowedUrlPatterns.length) {
     throw new Error('Use either --blockedUrlPattern or --allowedUrlPattern, not both.');
   }
+  const maxOutputChars = v['maxOutputChars'] as number | undefined;
+  if (maxOutputChars !== undefined && (!Number.isInteger(maxOutputChars) || maxOutputChars < MIN_OUTPUT_CHARS)) {
+    throw new Error(`--maxOutputChars must be a whole number of at least ${MIN_OUTPUT_CHARS}, not ${maxOutputChars}.`);
+  }
+  config.maxOutputChars = maxOutputChars;
+  const downloadsDir = str('downloadsDir');
+  if (downloadsDir !== undefined && downloadsDir.trim() === '') {
+    throw new Error('--downloadsDir needs a folder path.');
+  }
+  config.downloadsDir = downloadsDir ? resolve(downloadsDir) : DEFAULT_DOWNLOADS_DIR;
+  config.experimentalRawCdp = bool('experimentalRawCdp', false);
   config.help = bool('help', false);
   config.version = bool('version', false);
   return config;

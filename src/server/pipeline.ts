@@ -6,7 +6,9 @@ import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
+import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
@@ -151,12 +153,18 @@ export class Pipeline {
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
       error,
     });
+    const text = response.render(state);
     return {
-      text: response.render(state),
+      text: config.maxOutputChars ? capText(text, config.maxOutputChars, outputHint(tool, response)) : text,
       images: state.error ? [] : [...response.images],
       isError: state.error !== undefined,
     };
   }
+}
+
+/** How to get what the server cap cut: the tool's own hint, the snapshot's, or the generic one. */
+function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): string {
+  return tool.outputHint ?? (response.wants.snapshot ? SNAPSHOT_OUTPUT_HINT : DEFAULT_OUTPUT_HINT);
 }
 
 function fail(text: string): ToolResult {

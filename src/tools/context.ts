@@ -16,6 +16,8 @@ import type {OpenDialog} from '../browser/Page.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
+import type {StorageState} from '../browser/storageFormat.js';
+import type {StorageLoadReport} from '../browser/storageState.js';
 import type {Config} from '../cli/options.js';
 import type {ProgressReporter} from '../util/progress.js';
 
@@ -25,6 +27,8 @@ export interface ToolFiles {
   validate(path: string): Promise<string>;
   /** Writes `data` to `path` with its extension forced to `ext`; returns the path written. */
   save(data: Uint8Array | string, path: string, ext: string): Promise<string>;
+  /** Reads a file inside the allowed roots, up to `maxBytes`; throws with what to do otherwise. */
+  read(path: string, maxBytes: number): Promise<Buffer>;
   /** Writes `data` to a new file in a fresh temp folder; returns its path. */
   saveTemporary(data: Uint8Array | string, filename: string): Promise<string>;
 }
@@ -74,6 +78,19 @@ export interface ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly storage: ToolStorage;
+}
+
+/** The login state (cookies and web storage) of the page's browser context. */
+export interface ToolStorage {
+  /** `the default browser context` or `isolated context "<name>"`, for messages. */
+  readonly contextLabel: string;
+  /** The context's cookies and the storage of the origins its pages have open. */
+  save(): Promise<StorageState>;
+  /** Parses and checks a state file's text completely; throws saying what is wrong. */
+  parse(text: string): StorageState;
+  /** Applies a checked state to the context (all of it, or nothing when it fails). */
+  load(state: StorageState): Promise<StorageLoadReport>;
 }
 
 /**

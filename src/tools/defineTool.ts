@@ -28,7 +28,7 @@ export const CATEGORY_FLAGS: Partial<
 };
 
 /** Experimental flags a tool may require (annotations.conditions). */
-export type ToolCondition = 'experimentalVision';
+export type ToolCondition = 'experimentalVision' | 'experimentalRawCdp';
 
 type Entries = v.ObjectEntries;
 
@@ -52,7 +52,16 @@ interface BaseTool<E extends Entries> {
   schema: E;
   /** Params holding file paths to check against the sandbox before the handler runs. */
   filePaths?: Array<keyof E & string>;
+  /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
+  outputHint?: string;
 }
+
+/** The hint for output that a cap cut, when the tool names none. */
+export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server with a larger --maxOutputChars.';
+
+/** The hint for a response whose snapshot was cut. */
+export const SNAPSHOT_OUTPUT_HINT =
+  'Call take_snapshot with filePath to save the whole snapshot to a file, or with sinceLast=true for only what changed.';
 
 export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {
   pageScoped: false;

@@ -19,6 +19,8 @@ import {
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
+import {parseStorageText} from '../browser/storageFormat.js';
+import {applyStorageState, captureStorageState} from '../browser/storageState.js';
 import {waitForText} from '../browser/waitForText.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
@@ -32,7 +34,7 @@ import {
   typeIntoFocused,
   uploadToElement,
 } from '../input/perform.js';
-import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage} from './context.js';
+import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage, ToolStorage} from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
   constructor(
@@ -66,6 +68,7 @@ export class PageHandle implements ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly storage: ToolStorage;
 
   constructor(
     readonly page: Page,
@@ -74,6 +77,7 @@ export class PageHandle implements ToolPage {
     this.input = pageInput(page);
     this.console = pageConsole(page, owner.files, owner.config);
     this.network = pageNetwork(page);
+    this.storage = pageStorage(page, owner.browser);
     this.#connection = () => owner.browser.connection;
   }
 
@@ -167,5 +171,14 @@ function pageNetwork(page: Page): ToolNetwork {
     find: id => collector().findById(id),
     requestBody: (record: NetworkRecord) => requestBody(record),
     responseBody: (record: NetworkRecord) => responseBody(record),
+  };
+}
+
+function pageStorage(page: Page, browser: Browser): ToolStorage {
+  return {
+    contextLabel: page.contextName ? `isolated context "${page.contextName}"` : 'the default browser context',
+    save: () => captureStorageState(browser, page),
+    parse: text => parseStorageText(text),
+    load: state => applyStorageState(browser, page, state),
   };
 }

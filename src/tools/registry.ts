@@ -12,6 +12,7 @@ import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.j
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
+import {loadStorageState, saveStorageState} from './storage.js';
 
 /** Every tool family, explicitly. */
 export const TOOL_SOURCES: ToolSource[] = [
@@ -40,6 +41,8 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  saveStorageState,
+  loadStorageState,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
