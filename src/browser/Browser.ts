@@ -3,6 +3,7 @@ import {CdpConnection, type CdpSession} from '../cdp/CdpConnection.js';
 import type {BrowserEndpoint} from '../cdp/launcher.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
 
@@ -46,11 +47,16 @@ export class Browser {
   #autoContextCounter = 1;
   #defaultContextId: string | undefined;
 
+  /** Network mocks, per browser context. */
+  readonly mocks: BrowserMocks;
+
   private constructor(
     readonly connection: CdpConnection,
     readonly endpoint: BrowserEndpoint,
     readonly urlPolicy: UrlPolicy,
-  ) {}
+  ) {
+    this.mocks = new BrowserMocks(urlPolicy);
+  }
 
   static async connect(
     endpoint: BrowserEndpoint,
@@ -150,7 +156,14 @@ export class Browser {
     }
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
-    const page = new Page(nextPageId++, session, targetInfo, contextName, this.urlPolicy);
+    const page = new Page(
+      nextPageId++,
+      session,
+      targetInfo,
+      contextName,
+      this.urlPolicy,
+      this.mocks.forContext(targetInfo.browserContextId),
+    );
     this.#pages.set(targetInfo.targetId, page);
     void page.init(waitingForDebugger).then(() => {
       const waiter = this.#waiters.get(targetInfo.targetId);

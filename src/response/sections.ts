@@ -28,6 +28,7 @@ export const SECTIONS = [
   {name: 'extensions', start: /^## Extensions$/},
   {name: 'thirdPartyTools', start: /^## Third-party developer tools$/},
   {name: 'webmcpTools', start: /^## WebMCP tools$/},
+  {name: 'networkMocks', start: /^## Network mocks$/},
   {name: 'networkList', start: /^## Network requests$/},
   {name: 'consoleList', start: /^## Console messages$/},
   /** `Error: <message>` when the handler failed. */

@@ -12,6 +12,7 @@ import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
+import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
@@ -60,6 +61,8 @@ export interface ToolPage {
   /** The unanswered dialog the page shows, if any. */
   readonly dialog: OpenDialog | undefined;
   readonly emulation: Readonly<EmulationState>;
+  /** Its browser context, for messages: `the default browser context` or `isolated context "<name>"`. */
+  readonly contextLabel: string;
 
   /** Navigates (URL, history, reload); failures come back in the outcome, not as throws. */
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome>;
@@ -83,8 +86,6 @@ export interface ToolPage {
 
 /** The login state (cookies and web storage) of the page's browser context. */
 export interface ToolStorage {
-  /** `the default browser context` or `isolated context "<name>"`, for messages. */
-  readonly contextLabel: string;
   /** The context's cookies and the storage of the origins its pages have open. */
   save(): Promise<StorageState>;
   /** Parses and checks a state file's text completely; throws saying what is wrong. */
@@ -128,4 +129,10 @@ export interface ToolNetwork {
   requestBody(record: NetworkRecord): Promise<string | undefined>;
   /** The response body (undefined when it is gone, too large or never existed). */
   responseBody(record: NetworkRecord): Promise<Buffer | undefined>;
+  /** Answers matching requests of the page's browser context from now on (newest mock first). */
+  mock(spec: MockSpec): Promise<NetworkMock>;
+  /** Removes the context's mocks with this exact pattern (all when undefined); returns them. */
+  clearMocks(urlPattern: string | undefined): Promise<NetworkMock[]>;
+  /** The context's active mocks, newest first. */
+  mocks(): readonly NetworkMock[];
 }

@@ -99,6 +99,10 @@ export class PageHandle implements ToolPage {
     return this.page.emulation;
   }
 
+  get contextLabel(): string {
+    return this.page.contextName ? `isolated context "${this.page.contextName}"` : 'the default browser context';
+  }
+
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome> {
     return performNavigation(this.page, request, options);
   }
@@ -171,12 +175,14 @@ function pageNetwork(page: Page): ToolNetwork {
     find: id => collector().findById(id),
     requestBody: (record: NetworkRecord) => requestBody(record),
     responseBody: (record: NetworkRecord) => responseBody(record),
+    mock: spec => page.mocks.add(spec),
+    clearMocks: urlPattern => page.mocks.clear(urlPattern),
+    mocks: () => page.mocks.list(),
   };
 }
 
 function pageStorage(page: Page, browser: Browser): ToolStorage {
   return {
-    contextLabel: page.contextName ? `isolated context "${page.contextName}"` : 'the default browser context',
     save: () => captureStorageState(browser, page),
     parse: text => parseStorageText(text),
     load: state => applyStorageState(browser, page, state),

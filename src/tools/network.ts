@@ -44,6 +44,7 @@ function summary(record: NetworkRecord): RequestSummary {
     method: record.method,
     url: record.url,
     status: requestStatus(record.response, record.failure),
+    ...(record.mockedBy === undefined ? {} : {mockedBy: record.mockedBy}),
   };
 }
 

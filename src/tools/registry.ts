@@ -8,6 +8,7 @@ import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
+import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
@@ -41,6 +42,8 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  mockNetworkRequest,
+  clearNetworkMocks,
   saveStorageState,
   loadStorageState,
 ];

@@ -25,7 +25,7 @@ export const saveStorageState = definePageTool({
     const local = state.origins.reduce((n, o) => n + o.localStorage.length, 0);
     const session = state.origins.reduce((n, o) => n + (o.sessionStorage?.length ?? 0), 0);
     response.line(
-      `Saved the storage state of ${page.storage.contextLabel} to ${saved}: ${count(state.cookies.length, 'cookie')}, ${count(state.origins.length, 'origin')} (${count(local, 'localStorage item')}, ${count(session, 'sessionStorage item')}).`,
+      `Saved the storage state of ${page.contextLabel} to ${saved}: ${count(state.cookies.length, 'cookie')}, ${count(state.origins.length, 'origin')} (${count(local, 'localStorage item')}, ${count(session, 'sessionStorage item')}).`,
     );
   },
 });
@@ -53,7 +53,7 @@ export const loadStorageState = definePageTool({
     const report = await page.storage.load(state);
     const {localStorage: local, sessionStorage: session} = report;
     response.line(
-      `Loaded the storage state from ${params.filePath} into ${page.storage.contextLabel}: ${count(report.cookies, 'cookie')}, localStorage of ${count(local.origins, 'origin')} (${count(local.items, 'item')}), sessionStorage of ${count(session.origins, 'origin')} (${count(session.items, 'item')}) for page ${page.id}.`,
+      `Loaded the storage state from ${params.filePath} into ${page.contextLabel}: ${count(report.cookies, 'cookie')}, localStorage of ${count(local.origins, 'origin')} (${count(local.items, 'item')}), sessionStorage of ${count(session.origins, 'origin')} (${count(session.items, 'item')}) for page ${page.id}.`,
       'Reload or navigate the page for it to take effect.',
     );
   },
