@@ -1,11 +1,30 @@
 import type {Protocol} from '../../protocol/index.js';
 import {CdpConnection, type CdpSession} from '../cdp/CdpConnection.js';
 import type {BrowserEndpoint} from '../cdp/launcher.js';
+import {DEFAULT_DOWNLOADS_DIR} from '../cli/options.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {canonicalPath} from '../util/sandbox.js';
+import {DownloadTracker, type FolderCheck} from './downloads.js';
 import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
+
+/** Where downloads go and how their folder is checked against the allowed roots. */
+export interface DownloadOptions {
+  dir: string;
+  /** By default any folder that can be resolved. */
+  check?: FolderCheck;
+}
+
+/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
+async function canonicalFolder(dir: string): Promise<string> {
+  const path = await canonicalPath(dir);
+  if (!path) {
+    throw new Error(`cannot resolve ${dir}`);
+  }
+  return path;
+}
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
@@ -49,22 +68,33 @@ export class Browser {
 
   /** Network mocks, per browser context. */
   readonly mocks: BrowserMocks;
+  /** Downloads of every context, into --downloadsDir. */
+  readonly downloads: DownloadTracker;
 
   private constructor(
     readonly connection: CdpConnection,
     readonly endpoint: BrowserEndpoint,
     readonly urlPolicy: UrlPolicy,
+    downloads: DownloadOptions,
   ) {
     this.mocks = new BrowserMocks(urlPolicy);
+    this.downloads = new DownloadTracker(connection, downloads.dir, downloads.check ?? canonicalFolder, frameId =>
+      this.#pageOfFrame(frameId),
+    );
+  }
+
+  #pageOfFrame(frameId: string): Page | undefined {
+    return this.pages().find(p => p.mainFrameId === frameId || p.frames.oopif(frameId) !== undefined);
   }
 
   static async connect(
     endpoint: BrowserEndpoint,
     wsHeaders?: Record<string, string>,
     urlPolicy: UrlPolicy = new UrlPolicy([], []),
+    downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
   ): Promise<Browser> {
     const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
-    const browser = new Browser(connection, endpoint, urlPolicy);
+    const browser = new Browser(connection, endpoint, urlPolicy, downloads);
     try {
       await browser.#init();
     } catch (error) {
@@ -112,6 +142,7 @@ export class Browser {
     });
     const contexts = await c.send('Target.getBrowserContexts').catch(() => undefined);
     this.#defaultContextId = contexts?.defaultBrowserContextId;
+    await this.downloads.addContext(undefined);
     await c.send('Target.setDiscoverTargets', {discover: true});
     await c.send('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
     // Existing pages are attached by setAutoAttach; wait until they are set up.
@@ -156,6 +187,9 @@ export class Browser {
     }
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
+    if (contextName) {
+      void this.downloads.addContext(targetInfo.browserContextId);
+    }
     const page = new Page(
       nextPageId++,
       session,
@@ -268,6 +302,7 @@ export class Browser {
       if (!browserContextId) {
         ({browserContextId} = await this.connection.send('Target.createBrowserContext', {}));
         this.#contextNames.set(options.isolatedContext, browserContextId);
+        await this.downloads.addContext(browserContextId);
       }
     }
     const {targetId} = await this.connection.send('Target.createTarget', {

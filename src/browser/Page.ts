@@ -70,6 +70,12 @@ export class Page {
   crashed = false;
   closed = false;
   readonly emulation: EmulationState = {};
+  /**
+   * Downloads the page's actions are known to have started (a link with a
+   * `download` attribute clicked, a navigation that turned into a download),
+   * counted since the page opened: responses wait for them to begin.
+   */
+  downloadsExpected = 0;
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
   /** Console and network collectors, source maps, frame and worker sessions. */

@@ -11,6 +11,8 @@ export const SECTIONS = [
   {name: 'lines'},
   /** `Page navigated to <url>.` after an action that navigated. */
   {name: 'navigation', start: /^Page navigated to /},
+  /** Downloads the call started (the server adds them). */
+  {name: 'downloadsStarted', start: /^## Downloads started$/},
   /** Emulation status of the response's page. */
   {name: 'emulation', start: /^(Emulating |Default navigation timeout set to )/},
   {name: 'dialog', start: /^# Open dialog$/},
@@ -29,6 +31,7 @@ export const SECTIONS = [
   {name: 'thirdPartyTools', start: /^## Third-party developer tools$/},
   {name: 'webmcpTools', start: /^## WebMCP tools$/},
   {name: 'networkMocks', start: /^## Network mocks$/},
+  {name: 'downloads', start: /^## Downloads$/},
   {name: 'networkList', start: /^## Network requests$/},
   {name: 'consoleList', start: /^## Console messages$/},
   /** `Error: <message>` when the handler failed. */

@@ -9,6 +9,7 @@
  */
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
@@ -52,6 +53,8 @@ export interface ToolBrowser {
   closePage(pageId: number): Promise<void>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
+  /** Every download of this browser session, oldest first. */
+  downloads(): readonly DownloadRecord[];
 }
 
 /** One page, as page-scoped tools use it. */

@@ -8,6 +8,7 @@ import type {Browser} from '../browser/Browser.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
@@ -61,6 +62,10 @@ export class BrowserHandle implements ToolBrowser {
 
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
     return new PageHandle(await this.browser.newPage(options), this);
+  }
+
+  downloads(): readonly DownloadRecord[] {
+    return this.browser.downloads.list();
   }
 }
 

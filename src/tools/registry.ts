@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type {Config} from '../cli/options.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
+import {listDownloads} from './downloads.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {navigatePage, waitFor} from './navigation.js';
@@ -46,6 +47,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   clearNetworkMocks,
   saveStorageState,
   loadStorageState,
+  listDownloads,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
