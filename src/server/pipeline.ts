@@ -9,7 +9,7 @@ import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js
 import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
-import {BrowserHandle, PageHandle} from '../tools/handles.js';
+import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -126,7 +126,7 @@ export class Pipeline {
     await browser.downloads.refresh();
     const downloadsMark = browser.downloads.mark();
     const handles = new BrowserHandle(browser, config, files);
-    const context: ToolContext = {browser: handles, config, files, progress};
+    const context: ToolContext = {browser: handles, config, files, progress, tracing: tracingHandle(browser, files)};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

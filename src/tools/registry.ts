@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {getCssStyles} from './css.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {listDownloads} from './downloads.js';
 import {emulate, resizePage} from './emulation.js';
@@ -11,6 +12,7 @@ import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
@@ -48,6 +50,10 @@ export const TOOL_SOURCES: ToolSource[] = [
   saveStorageState,
   loadStorageState,
   listDownloads,
+  performanceStartTrace,
+  performanceStopTrace,
+  performanceAnalyzeInsight,
+  getCssStyles,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
