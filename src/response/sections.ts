@@ -24,6 +24,7 @@ export const SECTIONS = [
   {name: 'traceInsight', start: /^## Insight Title:/},
   {name: 'lighthouse', start: /^## Lighthouse audit results$/},
   {name: 'snapshot', start: /^(## Latest page snapshot$|Saved snapshot to )/},
+  {name: 'pageText', start: /^## Page text$/},
   {name: 'heapSnapshot', start: /^## Heap Snapshot Data$/},
   {name: 'networkRequest', start: /^## Request /},
   {name: 'consoleMessage', start: /^ID: \d+$/},

@@ -15,6 +15,7 @@ import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
+import type {PageText, PageTextFormat} from '../browser/pageText.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
@@ -90,6 +91,8 @@ export interface ToolPage {
   screenshot(request: ScreenshotRequest): Promise<string>;
   /** Makes `state` the page's whole emulation state. */
   emulate(state: EmulationState): Promise<void>;
+  /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText>;
   /** Sets the size of the page's content area (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
   /** Starts the server's performance trace on this page (optionally of a fresh reload). */

@@ -19,6 +19,7 @@ import {
   performNavigation,
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
+import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {parseStorageText} from '../browser/storageFormat.js';
 import {applyStorageState, captureStorageState} from '../browser/storageState.js';
@@ -139,6 +140,10 @@ export class PageHandle implements ToolPage {
 
   screenshot(request: ScreenshotRequest): Promise<string> {
     return captureScreenshot(this.page, request);
+  }
+
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {
+    return extractPageText(this.page, format, uid);
   }
 
   emulate(state: EmulationState): Promise<void> {

@@ -11,6 +11,7 @@ import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, upl
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
+import {getPageText} from './pageText.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {takeScreenshot} from './screenshot.js';
@@ -50,6 +51,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   saveStorageState,
   loadStorageState,
   listDownloads,
+  getPageText,
   performanceStartTrace,
   performanceStopTrace,
   performanceAnalyzeInsight,
