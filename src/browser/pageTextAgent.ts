@@ -34,15 +34,33 @@ export interface TextAgent {
   extract(root: Element | undefined, frames: Record<number, string>, format: 'markdown' | 'text'): AgentText;
 }
 
-/* eslint-disable */
-type Library = any;
+/** What the agent uses of the libraries (untyped browser builds). */
+interface TurndownRule {
+  filter: string | string[] | ((node: Element) => boolean);
+  replacement: (content: string, node: Element) => string;
+}
+interface Turndown {
+  use(plugin: (service: Turndown) => void): Turndown;
+  addRule(name: string, rule: TurndownRule): Turndown;
+  escape: (text: string) => string;
+  turndown(input: Node): string;
+}
+type TurndownConstructor = new (options: Record<string, string>) => Turndown;
+type ReadabilityConstructor = new (
+  doc: Document,
+  options: object,
+) => {parse(): {title?: string | null; content?: string | null} | null};
+type Readerable = (doc: Document) => boolean;
+interface GfmPlugins {
+  gfm: (service: Turndown) => void;
+}
 
 /** Builds the agent. Runs in the page: no closure over this module. */
 export function createTextAgent(
-  Readability: Library,
-  isProbablyReaderable: Library,
-  TurndownService: Library,
-  gfm: Library,
+  Readability: ReadabilityConstructor,
+  isProbablyReaderable: Readerable,
+  TurndownService: TurndownConstructor,
+  gfm: GfmPlugins,
 ): TextAgent {
   const SKIPPED = new Set([
     'SCRIPT',
@@ -92,9 +110,9 @@ export function createTextAgent(
     if (el.getAttribute('aria-hidden') === 'true') {
       return false;
     }
-    const check = (el as Element & {checkVisibility?: (o: object) => boolean}).checkVisibility;
-    if (check) {
-      return check.call(el, {checkVisibilityCSS: true}) || getComputedStyle(el).display === 'contents';
+    const checkable = el as Element & {checkVisibility?: (this: Element, o: object) => boolean};
+    if (typeof checkable.checkVisibility === 'function') {
+      return checkable.checkVisibility({checkVisibilityCSS: true}) || getComputedStyle(el).display === 'contents';
     }
     return getComputedStyle(el).display !== 'none';
   };
@@ -195,7 +213,7 @@ export function createTextAgent(
       emDelimiter: '_',
       linkStyle: 'inlined',
     });
-    service.use(gfm.gfm);
+    service.use(plugin => gfm.gfm(plugin));
     // One space after list markers (Turndown pads to four); nested content indents to match.
     service.addRule('listItem', {
       filter: 'li',
@@ -206,14 +224,17 @@ export function createTextAgent(
           const start = Number(parent.getAttribute('start') ?? '1') || 1;
           prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
         }
-        const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+        const body = content
+          .replace(/^\n+/, '')
+          .replace(/\n+$/, '\n')
+          .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
         return prefix + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
       },
     });
     const safeUrl = (url: string | null) => Boolean(url && /^https?:/i.test(url));
     service.addRule('image', {
       filter: 'img',
-      replacement: (_: string, node: HTMLImageElement) => {
+      replacement: (_: string, node: Element) => {
         const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
         if (!alt) {
           return '';
@@ -277,7 +298,7 @@ export function createTextAgent(
       if (!root) {
         const main = doc.body.querySelector('main, [role=main]');
         if (isProbablyReaderable(doc)) {
-          const article = new Readability(doc.cloneNode(true), {keepClasses: false}).parse();
+          const article = new Readability(doc.cloneNode(true) as Document, {keepClasses: false}).parse();
           if (article?.content) {
             const holder = doc.createElement('div');
             holder.innerHTML = article.content;
@@ -298,4 +319,3 @@ export function createTextAgent(
     },
   };
 }
-/* eslint-enable */
