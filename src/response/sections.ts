@@ -25,6 +25,7 @@ export const SECTIONS = [
   {name: 'lighthouse', start: /^## Lighthouse audit results$/},
   {name: 'snapshot', start: /^(## Latest page snapshot$|Saved snapshot to )/},
   {name: 'pageText', start: /^## Page text$/},
+  {name: 'cdpResult', start: /^## CDP result$/},
   {name: 'heapSnapshot', start: /^## Heap Snapshot Data$/},
   {name: 'networkRequest', start: /^## Request /},
   {name: 'consoleMessage', start: /^ID: \d+$/},

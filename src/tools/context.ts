@@ -16,6 +16,7 @@ import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../b
 import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
 import type {PageText, PageTextFormat} from '../browser/pageText.js';
+import type {RawOutcome, RawTarget} from '../browser/rawCdp.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
@@ -93,6 +94,8 @@ export interface ToolPage {
   emulate(state: EmulationState): Promise<void>;
   /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText>;
+  /** Sends one raw CDP command to the page's session or the browser; throws when it is refused. */
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome>;
   /** Sets the size of the page's content area (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
   /** Starts the server's performance trace on this page (optionally of a fresh reload). */

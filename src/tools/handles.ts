@@ -20,6 +20,7 @@ import {
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
 import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {parseStorageText} from '../browser/storageFormat.js';
 import {applyStorageState, captureStorageState} from '../browser/storageState.js';
@@ -98,9 +99,11 @@ export class PageHandle implements ToolPage {
     this.network = pageNetwork(page);
     this.storage = pageStorage(page, owner.browser);
     this.#connection = () => owner.browser.connection;
+    this.#owner = owner;
   }
 
   readonly #connection: () => Browser['connection'];
+  readonly #owner: BrowserHandle;
 
   get id(): number {
     return this.page.id;
@@ -140,6 +143,10 @@ export class PageHandle implements ToolPage {
 
   screenshot(request: ScreenshotRequest): Promise<string> {
     return captureScreenshot(this.page, request);
+  }
+
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {
+    return sendRawCommand(this.#owner.browser, this.page, method, params, target);
   }
 
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {

@@ -12,6 +12,7 @@ import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
 import {getPageText} from './pageText.js';
+import {sendCdpCommand} from './rawCdp.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {takeScreenshot} from './screenshot.js';
@@ -52,6 +53,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   loadStorageState,
   listDownloads,
   getPageText,
+  sendCdpCommand,
   performanceStartTrace,
   performanceStopTrace,
   performanceAnalyzeInsight,
