@@ -114,7 +114,7 @@ export async function sendRawCommand(
   try {
     const result: unknown = await browser.connection.send(
       method as CdpCommand,
-      params as never,
+      params,
       target === 'page' ? page.session.id : undefined,
       RAW_COMMAND_TIMEOUT_MS,
     );

@@ -11,10 +11,10 @@ import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, upl
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
-import {getPageText} from './pageText.js';
-import {sendCdpCommand} from './rawCdp.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {getPageText} from './pageText.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
+import {sendCdpCommand} from './rawCdp.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';

@@ -46,7 +46,7 @@ describe('send_cdp_command', () => {
     const version = await send('Browser.getVersion', undefined, 'browser');
     assert.match(
       version.text,
-      /Browser\.getVersion sent to the browser\.\n```json\n\{\n  "protocolVersion": "1\.3",\n  "product": "\S*Chrome\//,
+      /Browser\.getVersion sent to the browser\.\n```json\n\{\n {2}"protocolVersion": "1\.3",\n {2}"product": "\S*Chrome\//,
     );
   });
 
