@@ -18,6 +18,10 @@ export interface SnapshotRequest {
   verbose: boolean;
   /** Save the snapshot text to this (sandbox-checked) path instead of inlining it. */
   filePath?: string;
+  /** Only what changed since the page's previous snapshot. */
+  sinceLast?: boolean;
+  /** Cut the inline snapshot after this many characters (at a line boundary). */
+  maxChars?: number;
 }
 
 /** The parts a tool fills itself; the others come from the page state or the pipeline. */

@@ -23,7 +23,7 @@ export const SECTIONS = [
   {name: 'traceSummary', start: /^## Summary of Performance trace findings:/},
   {name: 'traceInsight', start: /^## Insight Title:/},
   {name: 'lighthouse', start: /^## Lighthouse audit results$/},
-  {name: 'snapshot', start: /^(## Latest page snapshot$|Saved snapshot to )/},
+  {name: 'snapshot', start: /^(## Latest page snapshot$|## Changes since the previous snapshot$|Saved snapshot to )/},
   {name: 'pageText', start: /^## Page text$/},
   {name: 'cdpResult', start: /^## CDP result$/},
   {name: 'heapSnapshot', start: /^## Heap Snapshot Data$/},

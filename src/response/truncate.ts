@@ -4,6 +4,10 @@
  * and how to get it. The note counts towards the cap.
  */
 
+/** How to get what a cap cut off a snapshot. */
+export const SNAPSHOT_OUTPUT_HINT =
+  'Call take_snapshot with filePath to save the whole snapshot to a file, or with sinceLast=true for only what changed.';
+
 /** What a cut costs at most besides the hint: the brackets, the counts and the wording. */
 const NOTE_OVERHEAD_CHARS = 120;
 

@@ -59,9 +59,7 @@ interface BaseTool<E extends Entries> {
 /** The hint for output that a cap cut, when the tool names none. */
 export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server with a larger --maxOutputChars.';
 
-/** The hint for a response whose snapshot was cut. */
-export const SNAPSHOT_OUTPUT_HINT =
-  'Call take_snapshot with filePath to save the whole snapshot to a file, or with sinceLast=true for only what changed.';
+export {SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 
 export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {
   pageScoped: false;
