@@ -81,7 +81,12 @@ function movedNodes(before: Line[], after: Line[]): Set<string> {
   const groups = new Map<string | undefined, string[]>();
   for (const line of after) {
     if (position.has(line.uid) && parentBefore.get(line.uid) === line.parent) {
-      groups.set(line.parent, [...(groups.get(line.parent) ?? []), line.uid]);
+      const group = groups.get(line.parent);
+      if (group) {
+        group.push(line.uid);
+      } else {
+        groups.set(line.parent, [line.uid]);
+      }
     }
   }
   const moved = new Set<string>();
