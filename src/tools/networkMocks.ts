@@ -6,6 +6,7 @@ import type {NetworkMock} from '../browser/networkMocks.js';
 import {formatMockList, type MockView} from '../response/formatNetwork.js';
 import type {ToolPage} from './context.js';
 import {definePageTool} from './defineTool.js';
+import {parseHeaders} from './emulationParams.js';
 
 /** Larger mock bodies belong on a real server. */
 const MAX_MOCK_BODY_BYTES = 20 * 1024 * 1024;
@@ -85,7 +86,7 @@ export const mockNetworkRequest = definePageTool({
       v.description('HTTP status of the answer, 200-599.'),
     ),
     headers: v.optional(
-      v.pipe(v.record(v.string(), v.string()), v.description('Response headers, e.g. {"cache-control": "no-store"}.')),
+      v.pipe(v.string(), v.description('Response headers as a JSON object, e.g. {"cache-control": "no-store"}.')),
     ),
     contentType: v.optional(
       v.pipe(
@@ -113,7 +114,7 @@ export const mockNetworkRequest = definePageTool({
     const body = params.bodyFilePath
       ? await files.read(params.bodyFilePath, MAX_MOCK_BODY_BYTES)
       : Buffer.from(params.body ?? '', 'utf8');
-    const headers = withContentType(params.headers ?? {}, params.contentType, params.bodyFilePath);
+    const headers = withContentType(parseHeaders(params.headers ?? ''), params.contentType, params.bodyFilePath);
     const method = params.method?.toUpperCase();
     const mock = await page.network.mock({
       urlPattern: params.urlPattern,

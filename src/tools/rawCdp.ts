@@ -2,6 +2,23 @@ import * as v from 'valibot';
 
 import {definePageTool} from './defineTool.js';
 
+/** The params string as the object CDP takes; throws saying what is wrong. */
+function commandParams(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') {
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`"params" must be a JSON object: ${(error as Error).message}`, {cause: error});
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error('"params" must be a JSON object such as {"expression": "1 + 1"}.');
+  }
+  return parsed as Record<string, unknown>;
+}
+
 export const sendCdpCommand = definePageTool({
   name: 'send_cdp_command',
   description:
@@ -17,7 +34,7 @@ export const sendCdpCommand = definePageTool({
       v.description('The CDP method, Domain.command, e.g. "Page.getLayoutMetrics".'),
     ),
     params: v.optional(
-      v.pipe(v.record(v.string(), v.unknown()), v.description('The command parameters as a JSON object.')),
+      v.pipe(v.string(), v.description('The command parameters as a JSON object, e.g. {"expression": "1 + 1"}.')),
     ),
     target: v.optional(
       v.pipe(
@@ -30,7 +47,7 @@ export const sendCdpCommand = definePageTool({
   },
   async handler({params, page}, response) {
     const target = params.target ?? 'page';
-    const outcome = await page.sendCdp(params.method, params.params ?? {}, target);
+    const outcome = await page.sendCdp(params.method, commandParams(params.params), target);
     if ('error' in outcome) {
       throw new Error(`Chrome answered ${params.method} with an error: ${JSON.stringify(outcome.error)}`);
     }

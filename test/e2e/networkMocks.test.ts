@@ -157,7 +157,7 @@ describe('mock_network_request / clear_network_mocks', () => {
       urlPattern: `http://localhost:${other.port}/cross`,
       method: 'PUT',
       status: 200,
-      headers: {'x-mock': 'yes'},
+      headers: '{"x-mock": "yes"}',
       body: 'cross mocked',
     });
     const r = await evaluate(
@@ -211,6 +211,7 @@ describe('mock_network_request / clear_network_mocks', () => {
       await bad({urlPattern: 'https://x.test/*', body: 'a', bodyFilePath: join(dir, 'page.html')}),
       /either as "body" or as "bodyFilePath", not both/,
     );
+    assert.match(await bad({urlPattern: 'https://x.test/*', headers: '{"a": '}), /Invalid JSON for headers: /);
     assert.match(await bad({urlPattern: 'https://x.test/*', status: 99}), /"status": Invalid value: Expected >=200/);
     assert.match(await bad({urlPattern: 'https://x.test/*', method: 'GE T'}), /"method": Expected an HTTP method/);
     assert.match(

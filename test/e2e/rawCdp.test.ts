@@ -15,7 +15,12 @@ describe('send_cdp_command', () => {
   });
 
   const send = (method: string, params?: Record<string, unknown>, target?: string) =>
-    mcp.call('send_cdp_command', {pageId: 1, method, ...(params ? {params} : {}), ...(target ? {target} : {})});
+    mcp.call('send_cdp_command', {
+      pageId: 1,
+      method,
+      ...(params ? {params: JSON.stringify(params)} : {}),
+      ...(target ? {target} : {}),
+    });
 
   it('is off without --experimentalRawCdp', async () => {
     const off = await startServer();
@@ -106,6 +111,10 @@ describe('send_cdp_command', () => {
       r.text,
       /Invalid arguments for tool "send_cdp_command": "method": Expected a CDP method such as "Page\.getLayoutMetrics"/,
     );
+    const notJson = await mcp.call('send_cdp_command', {pageId: 1, method: 'Runtime.evaluate', params: '{expression'});
+    assert.match(notJson.text, /^Error: "params" must be a JSON object: /);
+    const array = await mcp.call('send_cdp_command', {pageId: 1, method: 'Runtime.evaluate', params: '[1]'});
+    assert.match(array.text, /^Error: "params" must be a JSON object such as/);
     const t = await send('Browser.getVersion', undefined, 'tab');
     assert.match(t.text, /"target": Invalid type: Expected \("page" \| "browser"\)/);
   });
