@@ -11,6 +11,7 @@
  */
 import {writeFileSync} from 'node:fs';
 
+import {type ComparisonPoint, CorpusComparison} from '../src/testing/corpus/compare.js';
 import {CORPUS, type CorpusPage} from '../src/testing/corpus/index.js';
 import {
   changedLines,
@@ -20,10 +21,9 @@ import {
   type PageFigures,
   withoutUids,
 } from '../src/testing/corpus/report.js';
-import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../src/testing/corpus/runner.js';
+import {evaluate, openCorpusPage, runStep, serveCorpus} from '../src/testing/corpus/runner.js';
 import {FixtureServer} from '../src/testing/fixtureServer.js';
-import type {TestServer} from '../src/testing/mcpClient.js';
-import {compareSnapshots, diffLines, type OraclePair, startOraclePair} from '../src/testing/oracle.js';
+import {diffLines, type OraclePair, startOraclePair} from '../src/testing/oracle.js';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--page') ? argv[argv.indexOf('--page') + 1] : undefined;
@@ -34,13 +34,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s[Math.floor((s.length - 1) / 2)] ?? 0) : 0;
 };
-
-async function timedSnapshot(server: TestServer, times: number[]): Promise<string> {
-  const t0 = performance.now();
-  const text = await snapshot(server);
-  times.push(performance.now() - t0);
-  return text;
-}
 
 const tag = (side: string) => (error: unknown) => {
   throw new Error(`[${side}] ${error instanceof Error ? error.message : String(error)}`);
@@ -57,9 +50,15 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
     theirs: [],
     details: [],
   };
-  const record = async (when: string) => {
-    for (const verbose of [false, true]) {
-      const {ours, theirs, diff} = await compareSnapshots(pair, {verbose});
+  const comparison = new CorpusComparison(pair);
+  const record = async (when: string): Promise<ComparisonPoint> => {
+    const point = await comparison.compare();
+    figures.ours.push(point.oursMs);
+    figures.theirs.push(point.theirsMs);
+    for (const [verbose, {ours, theirs, diff}] of [
+      [false, point.nonVerbose],
+      [true, point.verbose],
+    ] as const) {
       if (!verbose && figures.lines === 0) {
         figures.lines = theirs.split('\n').length;
       }
@@ -77,24 +76,21 @@ async function runPage(pair: OraclePair, fixtures: FixtureServer, page: CorpusPa
         console.log(`==== ${page.id} ${when} ${verbose ? 'verbose' : ''} OURS\n${ours}\n==== THEIRS\n${theirs}`);
       }
     }
+    return point;
   };
   try {
     await Promise.all([
       openCorpusPage(pair.ours, fixtures, page).catch(tag('ours')),
       openCorpusPage(pair.theirs, fixtures, page).catch(tag('theirs')),
     ]);
-    await record('after load');
+    let point = await record('after load');
     for (const step of page.steps) {
-      // Each server acts on the elements its own snapshot names.
-      const [ours, theirs] = await Promise.all([
-        timedSnapshot(pair.ours, figures.ours),
-        timedSnapshot(pair.theirs, figures.theirs),
-      ]);
+      // Each server acts on the elements its own latest snapshot names.
       await Promise.all([
-        runStep(pair.ours, ours, step).catch(tag('ours')),
-        runStep(pair.theirs, theirs, step).catch(tag('theirs')),
+        runStep(pair.ours, point.oursText, step).catch(tag('ours')),
+        runStep(pair.theirs, point.theirsText, step).catch(tag('theirs')),
       ]);
-      await record(`after "${step.label}"`);
+      point = await record(`after "${step.label}"`);
     }
     const value = await evaluate(pair.ours, page.task.check);
     figures.task =

@@ -4,7 +4,7 @@ import {type Page, type ResolvedElement, staleElementError} from '../browser/Pag
 import {cpuMultiplier} from '../browser/settle.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {coveringElement, locate, type Point, scrollFramesToPoint} from './hitTarget.js';
+import {coveringElement, locate, type Located, type Point, scrollFramesToPoint} from './hitTarget.js';
 import {type KeyDefinition, KEYS, MODIFIER_BITS} from './keys.js';
 
 export type {Point} from './hitTarget.js';
@@ -50,7 +50,8 @@ const CHECK_ELEMENT = `function(checkEnabled, settle, centre, walked) {
     scrolled = true;
   }
   // Without animations or a scroll, nothing but script can move the box: skip the frame wait.
-  if (!scrolled && el.ownerDocument.getAnimations().length === 0) return 'ok';
+  // 'ready': nothing moved it before we answered, so a box read at the same time is current.
+  if (!scrolled && el.ownerDocument.getAnimations().length === 0) return 'ready';
   const before = el.getBoundingClientRect();
   return new Promise(resolve => {
     let done = false;
@@ -65,6 +66,16 @@ const CHECK_ELEMENT = `function(checkEnabled, settle, centre, walked) {
     view.requestAnimationFrame(check);
   });
 }`;
+
+/** Where the element is (undefined without a box); a lost frame or document is an error. */
+function locateOrLose(page: Page, element: ResolvedElement): Promise<Located | undefined> {
+  return locate(page, element).catch((error: unknown) => {
+    if (isContextLoss(error)) {
+      throw error;
+    }
+    return undefined;
+  });
+}
 
 /** CDP errors that mean the element's document or frame went away (navigated, reloaded, detached). */
 export function isContextLoss(error: unknown): boolean {
@@ -134,6 +145,9 @@ async function waitForActionPoint(
       awaitPromise: true,
       returnByValue: true,
     });
+    // Where it is, asked at the same time: valid when the check finds that nothing moved it.
+    const speculative = settle || centre ? undefined : locateOrLose(page, element);
+    speculative?.catch(() => undefined);
     settle = false;
     centre = false;
     // A page that does not paint (hidden tab) never runs the frame callback.
@@ -144,15 +158,15 @@ async function waitForActionPoint(
       }
       throw error;
     });
-    blocker = !answer ? 'moving' : answer.exceptionDetails ? 'detached' : (answer.result.value as Blocker | 'ok');
+    const verdict = !answer
+      ? 'moving'
+      : answer.exceptionDetails
+        ? 'detached'
+        : (answer.result.value as Blocker | 'ok' | 'ready');
+    blocker = verdict === 'ready' ? 'ok' : verdict;
     let retryNow = false;
     if (blocker === 'ok') {
-      const located = await locate(page, element).catch((error: unknown) => {
-        if (isContextLoss(error)) {
-          throw error;
-        }
-        return undefined;
-      });
+      const located = await (verdict === 'ready' && speculative ? speculative : locateOrLose(page, element));
       if (!located) {
         blocker = 'no box';
       } else if (!located.inView) {

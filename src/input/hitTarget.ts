@@ -25,6 +25,8 @@ export interface FrameLevel {
   box: {x: number; y: number; width: number; height: number};
   /** The owner's border box origin (DOM.scrollIntoViewIfNeeded rects are relative to it). */
   border: Point;
+  /** Scroll offset of the parent's document (hit tests take document coordinates). */
+  parentScroll: Point;
 }
 
 export interface Located {
@@ -36,6 +38,10 @@ export interface Located {
   chain: FrameLevel[];
   /** Whether the point is inside the viewport of every frame on the way up and of the page. */
   inView: boolean;
+  /** Scroll offset of the element's frame session document. */
+  scroll: Point;
+  /** The element's DOM node, to recognise it in a hit test without a round trip to the page. */
+  backendNodeId: number | undefined;
 }
 
 /** Deepest frame nesting we follow (as the snapshot). */
@@ -52,7 +58,10 @@ export async function frameChain(page: Page, session: CdpSession): Promise<Frame
       throw new Error('The frame of this element is gone (it navigated or was removed). Take a new snapshot.');
     }
     const {backendNodeId} = await entry.parent.send('DOM.getFrameOwner', {frameId: current.targetId});
-    const {model} = await entry.parent.send('DOM.getBoxModel', {backendNodeId});
+    const [{model}, parentScroll] = await Promise.all([
+      entry.parent.send('DOM.getBoxModel', {backendNodeId}),
+      scrollOffset(entry.parent),
+    ]);
     chain.push({
       parent: entry.parent,
       owner: backendNodeId,
@@ -63,6 +72,7 @@ export async function frameChain(page: Page, session: CdpSession): Promise<Frame
         height: Math.abs((model.content[5] ?? 0) - (model.content[1] ?? 0)),
       },
       border: {x: model.border[0] ?? 0, y: model.border[1] ?? 0},
+      parentScroll,
     });
     current = entry.parent;
   }
@@ -96,10 +106,17 @@ const inside = (p: Point, box: {x: number; y: number; width: number; height: num
  * the element has no box.
  */
 export async function locate(page: Page, element: ResolvedElement): Promise<Located | undefined> {
-  const [{quads}, chain, metrics] = await Promise.all([
+  const inPage = element.session === page.session;
+  const [{quads}, chain, metrics, frameScroll, backendNodeId] = await Promise.all([
     element.session.send('DOM.getContentQuads', {objectId: element.objectId}),
-    element.session === page.session ? Promise.resolve([]) : frameChain(page, element.session),
+    inPage ? Promise.resolve([]) : frameChain(page, element.session),
     page.session.send('Page.getLayoutMetrics'),
+    inPage ? undefined : scrollOffset(element.session),
+    element.backendNodeId ??
+      element.session
+        .send('DOM.describeNode', {objectId: element.objectId})
+        .then(({node}) => node.backendNodeId)
+        .catch(() => undefined),
   ]);
   const local = quadCentre(quads);
   if (!local) {
@@ -114,7 +131,9 @@ export async function locate(page: Page, element: ResolvedElement): Promise<Loca
   }
   const viewport = metrics.cssVisualViewport;
   inView &&= inside(point, {x: 0, y: 0, width: viewport.clientWidth, height: viewport.clientHeight});
-  return {point, local, chain, inView};
+  // The page's own scroll comes with its layout metrics: no extra round trip for the common case.
+  const scroll = frameScroll ?? {x: viewport.pageX, y: viewport.pageY};
+  return {point, local, chain, inView, scroll, backendNodeId};
 }
 
 /**
@@ -194,9 +213,8 @@ async function scrollOffset(session: CdpSession): Promise<Point> {
   return {x: x ?? 0, y: y ?? 0};
 }
 
-/** Chrome's hit test at a viewport point of a session's local root. */
-async function nodeAt(session: CdpSession, point: Point): Promise<number> {
-  const scroll = await scrollOffset(session);
+/** Chrome's hit test at a viewport point of a session's local root whose document is scrolled by `scroll`. */
+async function nodeAt(session: CdpSession, point: Point, scroll: Point): Promise<number> {
   const hit = await session.send('DOM.getNodeForLocation', {
     x: Math.floor(point.x + scroll.x),
     y: Math.floor(point.y + scroll.y),
@@ -221,7 +239,7 @@ export async function coveringElement(element: ResolvedElement, located: Located
       const box = located.chain[i]?.box;
       p = {x: p.x + (box?.x ?? 0), y: p.y + (box?.y ?? 0)};
     }
-    const hit = await nodeAt(level.parent, p);
+    const hit = await nodeAt(level.parent, p, level.parentScroll);
     if (hit === level.owner) {
       return undefined;
     }
@@ -229,8 +247,9 @@ export async function coveringElement(element: ResolvedElement, located: Located
     return describeNode(level.parent, hit);
   });
   const own = (async () => {
-    const hit = await nodeAt(session, located.local);
-    if (element.backendNodeId !== undefined && hit === element.backendNodeId) {
+    const hit = await nodeAt(session, located.local, located.scroll);
+    // Chrome reports a hit on text as its parent: a button hit on its label is the button itself.
+    if (located.backendNodeId !== undefined && hit === located.backendNodeId) {
       return undefined;
     }
     try {
