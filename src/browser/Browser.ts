@@ -1,7 +1,7 @@
 import type {Protocol} from '../../protocol/index.js';
+import type {BrowserEndpoint} from '../cdp/browserEndpoint.js';
 import {CdpConnection, type CdpSession} from '../cdp/CdpConnection.js';
-import type {BrowserEndpoint} from '../cdp/launcher.js';
-import {DEFAULT_DOWNLOADS_DIR} from '../cli/options.js';
+import {DEFAULT_DOWNLOADS_DIR} from '../cli/flagTable.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {canonicalPath} from '../util/sandbox.js';
