@@ -96,7 +96,7 @@ export class PageInstrumentation {
 
   /** Network mocks answer the session's requests; the marks show in list_network_requests. */
   #intercept(session: CdpSession): Promise<unknown> {
-    return this.mocks.attach(session, (networkId, mock) => this.network.markMocked(networkId, mock.urlPattern));
+    return this.mocks.attach(session, (networkId, mock) => this.network.markMocked(networkId, mock));
   }
 
   dispose(): void {

@@ -80,6 +80,10 @@ describe('mock_network_request / clear_network_mocks', () => {
       ),
     );
     assert.match(list.text, /GET http:\/\/127\.0\.0\.1:\d+\/api\/other \[200\]$/m);
+    const reqid = Number(/reqid=(\d+) GET \S+\/api\/users \[201\]/.exec(list.text)?.[1]);
+    const detail = await mcp.call('get_network_request', {pageId: 1, reqid});
+    assert.match(detail.text, /^Status: 201$/m);
+    assert.match(detail.text, /### Response Body\n\{"users":\["ada"\]\}/, 'the mock body, which Chrome does not keep');
   });
 
   it('filters by method and stops after `times` answers', async () => {

@@ -61,6 +61,14 @@ export interface NetworkRecord extends Identified {
   gotResponseExtra: boolean;
   /** The URL pattern of the network mock that answered this request, if one did. */
   mockedBy: string | undefined;
+  /** The body that mock answered with (Chrome keeps no body of a fulfilled request). */
+  mockBody: Buffer | undefined;
+}
+
+/** What a network mock answered a request with. */
+export interface MockAnswer {
+  urlPattern: string;
+  body: Buffer;
 }
 
 function lowerCaseHeaders(headers: Protocol.Network.Headers | undefined): Record<string, string> {
@@ -95,7 +103,7 @@ export class NetworkCollector {
   readonly #pendingRequestExtra = new Map<string, Array<Record<string, string>>>();
   readonly #pendingResponseExtra = new Map<string, Array<Record<string, string>>>();
   /** Mocked request ids whose record does not exist yet (the pause can come before requestWillBeSent). */
-  readonly #pendingMocked = new Map<string, string>();
+  readonly #pendingMocked = new Map<string, MockAnswer>();
 
   constructor(readonly mainFrameId: string) {}
 
@@ -222,7 +230,8 @@ export class NetworkCollector {
       timing: {startWallTimeMs: e.wallTime * 1000, startMs: e.timestamp * 1000},
       gotRequestExtra: false,
       gotResponseExtra: false,
-      mockedBy: this.#pendingMocked.get(e.requestId),
+      mockedBy: this.#pendingMocked.get(e.requestId)?.urlPattern,
+      mockBody: this.#pendingMocked.get(e.requestId)?.body,
       approxBytes: 0,
     };
     this.#pendingMocked.delete(e.requestId);
@@ -250,14 +259,15 @@ export class NetworkCollector {
    * is the Network one; a worker's request pauses on its page's session but
    * is reported by the worker's, so records are found by id alone.
    */
-  markMocked(requestId: string, urlPattern: string): void {
+  markMocked(requestId: string, answer: MockAnswer): void {
     for (const record of [...this.#active.values(), ...this.#recent.values()]) {
       if (record.requestId === requestId) {
-        record.mockedBy = urlPattern;
+        record.mockedBy = answer.urlPattern;
+        record.mockBody = answer.body;
         return;
       }
     }
-    this.#pendingMocked.set(requestId, urlPattern);
+    this.#pendingMocked.set(requestId, answer);
     if (this.#pendingMocked.size > MAX_PENDING_EXTRA) {
       const oldest = this.#pendingMocked.keys().next().value;
       if (oldest !== undefined) {
@@ -360,6 +370,7 @@ export class NetworkCollector {
       gotRequestExtra: false,
       gotResponseExtra: true,
       mockedBy: undefined,
+      mockBody: undefined,
       approxBytes: 256 + e.url.length * 2,
     };
     this.#active.set(key, record);
