@@ -5,14 +5,18 @@
  * must be inside the allowed roots: checked when behaviour is set, before
  * each tool call and when a download begins; outside them Chrome is told to
  * deny downloads, and one that begins anyway is cancelled and marked refused.
+ * The default folder, at a fixed path in the shared temp dir, must also be
+ * a real folder of ours, closed to other users.
  */
 import {link, mkdir, unlink} from 'node:fs/promises';
 import {basename, extname, join} from 'node:path';
 
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpConnection} from '../cdp/CdpConnection.js';
+import {DEFAULT_DOWNLOADS_DIR} from '../cli/flagTable.js';
 import {deferred, errorMessage, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {ensurePrivateFolder} from '../util/privateFolder.js';
 
 export type DownloadState = 'inProgress' | 'completed' | 'canceled' | 'refused';
 
@@ -95,6 +99,9 @@ export class DownloadTracker {
     let allowed: string | undefined;
     let refusal: string | undefined;
     try {
+      if (this.dir === DEFAULT_DOWNLOADS_DIR) {
+        await ensurePrivateFolder(this.dir);
+      }
       allowed = await this.check(this.dir);
       await mkdir(allowed, {recursive: true});
     } catch (error) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import {existsSync} from 'node:fs';
-import {mkdtemp, readdir, readFile, rm} from 'node:fs/promises';
+import {existsSync, statSync} from 'node:fs';
+import {mkdir, mkdtemp, readdir, readFile, rm, symlink} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -135,6 +135,51 @@ describe('a downloads folder outside the allowed roots', () => {
     } finally {
       await mcp.close();
       await fixtures.stop();
+    }
+  });
+});
+
+describe('the default downloads folder', () => {
+  it('is created for its owner only, and refused when someone planted a link there', async () => {
+    const fixtures = await new FixtureServer().start();
+    downloadSite(fixtures);
+    // The server's OS temp dir, where the default folder lives.
+    const temp = await mkdtemp(join(tmpdir(), 'cdp-mcp-default-dl-'));
+    const folder = join(temp, 'cdp-mcp-downloads');
+    const click = async (mcp: TestServer) => {
+      await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/page')});
+      const snapshot = await mcp.call('take_snapshot', {pageId: 1});
+      return mcp.call('click', {pageId: 1, uid: uidOf(snapshot.text, /link "Get report"/)});
+    };
+    try {
+      let mcp = await startServer({env: {TMPDIR: temp}});
+      try {
+        const r = await click(mcp);
+        assert.match(r.text, new RegExp(`\\[completed, 8 bytes\\] .* saved to ${folder}/report\\.csv`));
+        assert.equal(statSync(folder).mode & 0o777, 0o700);
+      } finally {
+        await mcp.close();
+      }
+      await rm(folder, {recursive: true});
+      const elsewhere = join(temp, 'elsewhere');
+      await mkdir(elsewhere);
+      await symlink(elsewhere, folder);
+      mcp = await startServer({env: {TMPDIR: temp}});
+      try {
+        const r = await click(mcp);
+        assert.match(
+          r.text,
+          new RegExp(
+            `download=1 "report\\.csv" \\[refused: --downloadsDir ${folder} is not allowed: ${folder} is a symbolic link, not a folder`,
+          ),
+        );
+        assert.deepEqual(await readdir(elsewhere), [], 'nothing was written where the link points');
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      await fixtures.stop();
+      await rm(temp, {recursive: true, force: true});
     }
   });
 });
