@@ -136,6 +136,17 @@ describe('get_page_text', () => {
     await rm(saved, {force: true});
   });
 
+  it('keeps the breaks of blank blocks and the spaces of blank inline elements', async () => {
+    const buttons = '<li><button>Only a button</button></li>'.repeat(50);
+    fixtures.html(
+      '/blank',
+      `<!doctype html><title>Blank</title><main>one<div><span> </span></div>two<span> </span>three<ul>${buttons}</ul><p>a<span><div> </div></span>b</p></main>`,
+    );
+    await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/blank')});
+    const r = await mcp.call('get_page_text', {pageId: 1});
+    assert.equal(parseSections(r.text).pageText?.slice(4).join('\n'), '\none\n\ntwo three\n\na\n\nb');
+  });
+
   it('explains bad input', async () => {
     const unknown = await mcp.call('get_page_text', {pageId: 1, uid: '999_1'});
     assert.equal(unknown.isError, true);
