@@ -30,6 +30,8 @@ export interface RawEvent {
 }
 
 type Listener = (params: never) => void;
+/** Receives every event of one session (Puppeteer's '*' listener). */
+export type SessionEventListener = (method: string, params: unknown) => void;
 
 interface Pending {
   method: string;
@@ -56,6 +58,7 @@ export class CdpConnection {
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #sessions = new Map<string, CdpSession>();
+  readonly #sessionListeners = new Map<string, Set<SessionEventListener>>();
   readonly #closeHandlers = new Set<() => void>();
   #nextId = 1;
   #closed = false;
@@ -80,7 +83,7 @@ export class CdpConnection {
   /** Open sessions and commands awaiting an answer (diagnostics, leak checks). */
   get stats(): {sessions: number; pending: number; listeners: number} {
     let listeners = 0;
-    for (const set of this.#listeners.values()) {
+    for (const set of [...this.#listeners.values(), ...this.#sessionListeners.values()]) {
       listeners += set.size;
     }
     return {sessions: this.#sessions.size, pending: this.#pending.size, listeners};
@@ -157,6 +160,27 @@ export class CdpConnection {
     return this.#sessions.get(sessionId);
   }
 
+  /**
+   * Opens an extra flat session to a target we may already drive (for a
+   * client with its own domain state, such as Lighthouse). Chrome also
+   * reports it as Target.attachedToTarget; owners of targets ignore sessions
+   * they did not create.
+   */
+  async attachToTarget(targetId: string, type: string, timeoutMs?: number): Promise<CdpSession> {
+    const {sessionId} = await this.send('Target.attachToTarget', {targetId, flatten: true}, undefined, timeoutMs);
+    return this.session(sessionId, targetId, type);
+  }
+
+  /** Detaches a session we opened (best effort) and forgets it. */
+  async detachFromTarget(session: CdpSession, timeoutMs?: number): Promise<void> {
+    if (!session.detached && !this.#closed) {
+      await this.send('Target.detachFromTarget', {sessionId: session.id}, undefined, timeoutMs).catch((error: unknown) =>
+        debug('Target.detachFromTarget failed (ignored)', error instanceof Error ? error.message : error),
+      );
+    }
+    this.detachSession(session.id);
+  }
+
   onClose(handler: () => void): () => void {
     this.#closeHandlers.add(handler);
     return () => this.#closeHandlers.delete(handler);
@@ -166,6 +190,7 @@ export class CdpConnection {
   detachSession(sessionId: string): void {
     const session = this.#sessions.get(sessionId);
     this.#sessions.delete(sessionId);
+    this.#sessionListeners.delete(sessionId);
     for (const [id, pending] of this.#pending) {
       if (pending.sessionId === sessionId) {
         this.#pending.delete(id);
@@ -192,6 +217,22 @@ export class CdpConnection {
     return this.#subscribe(key, listener);
   }
 
+  /** @internal used by CdpSession: every event of one session. */
+  subscribeSession(sessionId: string, listener: SessionEventListener): () => void {
+    let set = this.#sessionListeners.get(sessionId);
+    if (!set) {
+      set = new Set();
+      this.#sessionListeners.set(sessionId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#sessionListeners.get(sessionId) === set) {
+        this.#sessionListeners.delete(sessionId);
+      }
+    };
+  }
+
   #subscribe(key: string, listener: Listener): () => void {
     let set = this.#listeners.get(key);
     if (!set) {
@@ -208,6 +249,9 @@ export class CdpConnection {
   }
 
   #dispatch(message: RawEvent): void {
+    if (message.sessionId) {
+      this.#emitToSession(message.sessionId, message.method, message.params);
+    }
     if (message.method === 'Target.detachedFromTarget') {
       const {sessionId} = message.params as {sessionId: string};
       // Deliver first so owners can still see which session it was.
@@ -217,6 +261,20 @@ export class CdpConnection {
     }
     const key = message.sessionId ? `${message.sessionId}:${message.method}` : message.method;
     this.#emit(key, message.params);
+  }
+
+  #emitToSession(sessionId: string, method: string, params: unknown): void {
+    const set = this.#sessionListeners.get(sessionId);
+    if (!set) {
+      return;
+    }
+    for (const listener of [...set]) {
+      try {
+        listener(method, params);
+      } catch (error) {
+        debug(`session listener for ${method} threw`, error);
+      }
+    }
   }
 
   #emit(key: string, params: unknown): void {
@@ -246,6 +304,7 @@ export class CdpConnection {
       session.markDetached();
     }
     this.#sessions.clear();
+    this.#sessionListeners.clear();
     for (const handler of this.#closeHandlers) {
       handler();
     }
@@ -288,6 +347,11 @@ export class CdpSession {
 
   on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {
     return this.connection.subscribe(`${this.id}:${event}`, listener);
+  }
+
+  /** Every event of this session, with its method name. */
+  onAny(listener: SessionEventListener): () => void {
+    return this.connection.subscribeSession(this.id, listener);
   }
 
   onDetached(handler: () => void): () => void {

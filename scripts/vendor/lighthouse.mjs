@@ -1,0 +1,317 @@
+// Builds build/vendor/lighthouse.mjs: Lighthouse (the pinned npm package) as
+// one self-contained ESM file for Node, loaded lazily by lighthouse_audit.
+//
+// Lighthouse expects to run from its own package folder: it reads files next
+// to its modules (axe-core, the report template, its audit list), locates its
+// i18n strings by module path, and imports audits and gatherers by name. The
+// bundle has no package folder, so at build time we
+//   - inline every fs.readFileSync / fs.readdirSync whose path is static,
+//   - give each module an `import.meta.url` under a fixed virtual root
+//     (file:///lighthouse/...), which is all its i18n needs,
+//   - fill config-helpers' bundled-module table with every core audit and
+//     gatherer, imported lazily,
+//   - and replace what must not run here by stubs: puppeteer-core (we hand
+//     Lighthouse a page adapter over our own CDP connection), @sentry/node
+//     (never enabled, and 47 MB), the translated locales (en-US is built in)
+//     and the flow report (we write single-run reports only).
+// The Node 20 built-ins Lighthouse's dependencies use are polyfilled with a
+// core-js subset at the top of the bundle.
+//
+// Usage: node scripts/vendor/lighthouse.mjs [--force]   (or through scripts/build-vendor.mjs)
+import {createHash} from 'node:crypto';
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {mkdir} from 'node:fs/promises';
+import {createRequire} from 'node:module';
+import {dirname, join, relative, resolve} from 'node:path';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const projectRoot = resolve(here, '../..');
+const require = createRequire(join(projectRoot, 'package.json'));
+
+export const OUTPUT_NAME = 'lighthouse.mjs';
+const STAMP_NAME = 'lighthouse.stamp';
+/** Where bundled modules pretend to live; Lighthouse derives i18n ids from paths below it. */
+const VIRTUAL_ROOT = '/lighthouse';
+
+/** Polyfills for what Lighthouse and its trace engine call that Node 20 lacks. */
+const POLYFILLS = [
+  'core-js/actual/promise/with-resolvers.js',
+  'core-js/actual/iterator/index.js',
+  'core-js/actual/set/index.js',
+  'core-js/actual/array/from-async.js',
+  'core-js/actual/object/group-by.js',
+  'core-js/actual/map/group-by.js',
+];
+
+/** Packages Lighthouse imports that are replaced wholesale. */
+const PACKAGE_STUBS = {
+  'puppeteer-core': `
+    const unavailable = () => { throw new Error('This Lighthouse build runs on a page adapter; puppeteer is not bundled.'); };
+    export default {connect: unavailable, launch: unavailable};`,
+  '@sentry/node': 'export {};',
+};
+
+/** Lighthouse files replaced wholesale (paths relative to the package). */
+const FILE_STUBS = {
+  // Translations (14 MB): en-US strings are the modules' own defaults.
+  'shared/localization/locales.js': 'export const locales = {};',
+  // Multi-step flow reports are not produced by lighthouse_audit.
+  'report/generator/flow-report-assets.js': 'export const flowReportAssets = {};',
+};
+
+/** A package's folder, as Lighthouse itself would resolve it (its own dependencies first). */
+/** Lighthouse files whose fs calls take run-time paths (saving artifacts with -G/-A, which we never use). */
+const RUNTIME_FS_FILES = ['core/lib/asset-saver.js'];
+
+function packageRoot(name) {
+  const lighthouse = dirname(require.resolve('lighthouse/package.json'));
+  return name === 'lighthouse'
+    ? lighthouse
+    : dirname(createRequire(join(lighthouse, 'package.json')).resolve(`${name}/package.json`));
+}
+
+/** The inputs that decide the bundle's content; a changed key rebuilds it. */
+function cacheKey() {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const name of ['lighthouse', 'axe-core', 'esbuild', 'core-js', 'third-party-web', '@paulirish/trace_engine']) {
+    hash.update(`${name}@${JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8')).version}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** Evaluates the path argument of an fs call when it is static, else undefined. */
+function staticPath(expression, file, lighthouseRoot) {
+  const moduleDir = dirname(file);
+  const expr = expression.trim();
+  let match;
+  if ((match = /^require\.resolve\(\s*'([^']+)'\s*\)$/.exec(expr))) {
+    return createRequire(file).resolve(match[1]);
+  }
+  if ((match = /^moduleDir\s*\+\s*'([^']+)'$/.exec(expr))) {
+    return moduleDir + match[1];
+  }
+  if ((match = /^`\$\{moduleDir\}([^`$]+)`$/.exec(expr))) {
+    return moduleDir + match[1];
+  }
+  if ((match = /^`\$\{LH_ROOT\}([^`$]+)`$/.exec(expr))) {
+    return lighthouseRoot + match[1];
+  }
+  if ((match = /^path\.join\(\s*moduleDir\s*,\s*'([^']+)'\s*\)$/.exec(expr))) {
+    return join(moduleDir, match[1]);
+  }
+  return undefined;
+}
+
+/** The argument text of a call starting at `open` (the index of its "("), with nesting. */
+function callArguments(source, open) {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '(') {
+      depth++;
+    } else if (ch === ')' && --depth === 0) {
+      return {text: source.slice(open + 1, i), end: i + 1};
+    }
+  }
+  return undefined;
+}
+
+/** Splits top-level comma-separated arguments. */
+function splitArguments(text) {
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if ('([{'.includes(ch)) {
+      depth++;
+    } else if (')]}'.includes(ch)) {
+      depth--;
+    } else if (ch === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map(p => p.trim()).filter(Boolean);
+}
+
+/** Replaces fs.readFileSync(<static>, 'utf8') and fs.readdirSync(<static>) by their results. */
+function inlineFs(source, file, lighthouseRoot, warnings) {
+  let out = '';
+  let last = 0;
+  const pattern = /\bfs\.(readFileSync|readdirSync)\s*\(/g;
+  for (let match; (match = pattern.exec(source)); ) {
+    const call = callArguments(source, match.index + match[0].length - 1);
+    if (!call) {
+      continue;
+    }
+    const [pathArg, encoding] = splitArguments(call.text);
+    const path = pathArg && staticPath(pathArg, file, lighthouseRoot);
+    let replacement;
+    if (path && match[1] === 'readdirSync' && encoding === undefined) {
+      replacement = JSON.stringify(readdirSync(path).sort());
+    } else if (path && match[1] === 'readFileSync' && /^'utf-?8'$/.test(encoding ?? '')) {
+      replacement = JSON.stringify(readFileSync(path, 'utf8'));
+    }
+    if (replacement === undefined) {
+      if (!RUNTIME_FS_FILES.includes(relative(lighthouseRoot, file))) {
+        warnings.push(`${relative(projectRoot, file)}: left fs.${match[1]}(${call.text.slice(0, 60)}) as is`);
+      }
+      continue;
+    }
+    out += source.slice(last, match.index) + replacement;
+    last = call.end;
+    pattern.lastIndex = call.end;
+  }
+  return out + source.slice(last);
+}
+
+/** Every core audit and gatherer as config-helpers names them, imported on first use. */
+function bundledModuleTable(lighthouseRoot) {
+  const list = (dir, prefix = '') =>
+    readdirSync(join(lighthouseRoot, dir)).flatMap(name => {
+      const full = join(lighthouseRoot, dir, name);
+      if (statSync(full).isDirectory()) {
+        return name === 'test' ? [] : list(join(dir, name), `${prefix}${name}/`);
+      }
+      return name.endsWith('.js') ? [`${prefix}${name}`] : [];
+    });
+  const entries = [
+    ...list('core/audits').map(p => `../audits/${p}`),
+    ...list('core/gather/gatherers').map(p => `../gather/gatherers/${p}`),
+  ];
+  // Thenables: `await` imports a module only when the config asks for it.
+  return `[${entries
+    .map(p => `[${JSON.stringify(p.slice(0, -3))}, {then(ok, fail) { return import(${JSON.stringify(p)}).then(ok, fail); }}]`)
+    .join(',\n')}]`;
+}
+
+/** The esbuild plugin that makes Lighthouse's package-relative code self-contained. */
+function lighthousePlugin(lighthouseRoot, warnings) {
+  const inLighthouse = path =>
+    path?.startsWith(lighthouseRoot + '/') && !path.slice(lighthouseRoot.length).includes('/node_modules/');
+  const fileStubs = new Map(Object.entries(FILE_STUBS).map(([rel, code]) => [join(lighthouseRoot, rel), code]));
+  const used = new Set();
+  return {
+    name: 'lighthouse-self-contained',
+    setup(b) {
+      const stubFilter = new RegExp(`^(${Object.keys(PACKAGE_STUBS).map(n => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+      b.onResolve({filter: stubFilter}, args => ({path: args.path, namespace: 'lighthouse-stub'}));
+      b.onLoad({filter: /.*/, namespace: 'lighthouse-stub'}, args => ({contents: PACKAGE_STUBS[args.path], loader: 'js'}));
+      // Lighthouse decides "am I bundled?" by whether require.resolve fails; make it fail always.
+      b.onResolve({filter: /^(node:)?module$/}, args =>
+        inLighthouse(args.importer) ? {path: 'module', namespace: 'lighthouse-module'} : undefined,
+      );
+      b.onLoad({filter: /.*/, namespace: 'lighthouse-module'}, () => ({
+        contents: `export const createRequire = () => {
+            const require = () => { throw new Error('require() is not available in bundled Lighthouse'); };
+            require.resolve = () => { throw new Error('require.resolve() is not available in bundled Lighthouse'); };
+            return require;
+          };
+          export default {createRequire};`,
+        loader: 'js',
+      }));
+      b.onLoad({filter: /\.js$/}, args => {
+        if (!inLighthouse(args.path)) {
+          return undefined;
+        }
+        const stub = fileStubs.get(args.path);
+        if (stub !== undefined) {
+          used.add(args.path);
+          return {contents: stub, loader: 'js'};
+        }
+        let source = readFileSync(args.path, 'utf8');
+        const virtualUrl = pathToFileURL(join(VIRTUAL_ROOT, relative(lighthouseRoot, args.path))).href;
+        source = source.replace(/\bimport\.meta\b/g, `({url: ${JSON.stringify(virtualUrl)}})`);
+        if (source.includes('/* BUILD_REPLACE_BUNDLED_MODULES */')) {
+          source = source.replace('/* BUILD_REPLACE_BUNDLED_MODULES */', bundledModuleTable(lighthouseRoot));
+        }
+        if (/\bfs\.(readFileSync|readdirSync)\b/.test(source)) {
+          source = inlineFs(source, args.path, lighthouseRoot, warnings);
+        }
+        return {contents: source, loader: 'js', resolveDir: dirname(args.path)};
+      });
+      b.onEnd(() => {
+        for (const path of fileStubs.keys()) {
+          if (!used.has(path)) {
+            warnings.push(`stub for ${relative(lighthouseRoot, path)} was not used (did Lighthouse move it?)`);
+          }
+        }
+      });
+    },
+  };
+}
+
+/** The bundle's entry: polyfills, the run and report functions, and the device presets. */
+function entrySource(lighthouseRoot) {
+  const polyfills = POLYFILLS.map(p => `import ${JSON.stringify(require.resolve(p))};`).join('\n');
+  const index = JSON.stringify(join(lighthouseRoot, 'core/index.js'));
+  const root = JSON.stringify(join(lighthouseRoot, 'shared/root.js'));
+  const constants = JSON.stringify(join(lighthouseRoot, 'core/config/constants.js'));
+  return `${polyfills}
+export {navigation, snapshot, generateReport} from ${index};
+export {lighthouseVersion} from ${root};
+export {screenEmulationMetrics, userAgents} from ${constants};
+export {default as lighthouseLogger} from 'lighthouse-logger';
+`;
+}
+
+function licenseBanner(lighthouseRoot) {
+  const version = JSON.parse(readFileSync(join(lighthouseRoot, 'package.json'), 'utf8')).version;
+  return `/*! Lighthouse ${version} (Apache-2.0, Google LLC), bundled with axe-core (MPL-2.0) and other packages listed in THIRD_PARTY_NOTICES. Built by scripts/vendor/lighthouse.mjs. */`;
+}
+
+/**
+ * Writes <outDir>/lighthouse.mjs unless it is already built from the same
+ * inputs. Returns what was done, for the runner's log line.
+ */
+export async function build({outDir = join(projectRoot, 'build/vendor'), force = false} = {}) {
+  const lighthouseRoot = packageRoot('lighthouse');
+  const outfile = join(outDir, OUTPUT_NAME);
+  const stampFile = join(outDir, STAMP_NAME);
+  const key = cacheKey();
+  if (!force && existsSync(outfile) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === key) {
+    return {outfile, skipped: true, warnings: []};
+  }
+  const esbuild = await import('esbuild');
+  await mkdir(outDir, {recursive: true});
+  const warnings = [];
+  const started = Date.now();
+  const result = await esbuild.build({
+    stdin: {contents: entrySource(lighthouseRoot), resolveDir: lighthouseRoot, sourcefile: 'lighthouse-entry.js'},
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    // Lighthouse serialises page functions by name and re-creates esbuild's
+    // name helper in the page; it supports exactly this setting.
+    keepNames: true,
+    legalComments: 'none',
+    banner: {js: licenseBanner(lighthouseRoot)},
+    charset: 'utf8',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [lighthousePlugin(lighthouseRoot, warnings)],
+  });
+  warnings.push(...result.warnings.map(w => `${w.location?.file ?? ''}: ${w.text}`));
+  writeFileSync(stampFile, key);
+  const bytes = statSync(outfile).size;
+  return {outfile, skipped: false, warnings, bytes, ms: Date.now() - started, metafile: result.metafile};
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const result = await build({force: process.argv.includes('--force')});
+  for (const warning of result.warnings) {
+    console.error(`warning: ${warning}`);
+  }
+  console.error(
+    result.skipped
+      ? `${relative(process.cwd(), result.outfile)} is up to date`
+      : `built ${relative(process.cwd(), result.outfile)} (${(result.bytes / 1e6).toFixed(2)} MB in ${result.ms} ms)`,
+  );
+}

@@ -1,0 +1,128 @@
+import {emulatePage} from '../../browser/emulation.js';
+import type {Page} from '../../browser/Page.js';
+import {errorMessage, withTimeout} from '../../util/async.js';
+import {debug} from '../../util/logger.js';
+import {type LighthouseBundle, type LighthouseFlags, type LighthousePage, type Lhr, loadLighthouse} from './bundle.js';
+import {LighthouseSessions} from './LighthouseSession.js';
+
+export type AuditMode = 'navigation' | 'snapshot';
+export type AuditDevice = 'desktop' | 'mobile';
+
+/** What lighthouse_audit audits (performance has its own tools: traces). */
+export const LIGHTHOUSE_CATEGORIES = ['accessibility', 'seo', 'best-practices', 'agentic-browsing'];
+/** Lighthouse's own bound on the audited page load (the reference's value). */
+const MAX_WAIT_FOR_LOAD_MS = 30_000;
+/** Bound of a whole run: the page load above plus gathering and auditing. */
+export const LIGHTHOUSE_RUN_TIMEOUT_MS = 120_000;
+/** Progress messages are at most this frequent (Lighthouse reports dozens of steps). */
+const PROGRESS_INTERVAL_MS = 250;
+
+export interface LighthouseRunOptions {
+  mode: AuditMode;
+  device: AuditDevice;
+  timeoutMs?: number;
+  progress?: (message: string) => void;
+}
+
+export interface LighthouseRun {
+  lhr: Lhr;
+  /** The report in Lighthouse's json and html formats. */
+  reports: {json: string; html: string};
+  /** The audit navigated the page (navigation mode reloads it), so snapshot uids are stale. */
+  navigated: boolean;
+}
+
+/** The flags the reference passes: four categories, both report formats, and the device preset. */
+export function lighthouseFlags(bundle: LighthouseBundle, device: AuditDevice): LighthouseFlags {
+  return {
+    onlyCategories: LIGHTHOUSE_CATEGORIES,
+    output: ['json', 'html'],
+    maxWaitForLoad: MAX_WAIT_FOR_LOAD_MS,
+    formFactor: device,
+    screenEmulation: {...bundle.screenEmulationMetrics[device]},
+    emulatedUserAgent: bundle.userAgents[device],
+    // Lighthouse's own log goes to our logger (status lines also become progress).
+    logLevel: 'silent',
+  };
+}
+
+/**
+ * Runs Lighthouse on `page` over our own CDP connection: Lighthouse gets a
+ * page adapter whose session is a second flat session to the tab, so its
+ * domain state (enables, disables, detach) never touches ours. Lighthouse
+ * emulates the device and (in navigation mode) reloads the page; afterwards
+ * its sessions are detached and the page's own emulation is applied again,
+ * on every path.
+ */
+export async function runLighthouse(page: Page, options: LighthouseRunOptions): Promise<LighthouseRun> {
+  const report = throttledProgress(options.progress);
+  report('Loading Lighthouse', true);
+  const lighthouse = await loadLighthouse();
+  const flags = lighthouseFlags(lighthouse, options.device);
+  const sessions = new LighthouseSessions(page.session.connection);
+  const lhPage: LighthousePage = {
+    url: () => page.url,
+    target: () => ({createCDPSession: () => sessions.attach(page.targetId)}),
+  };
+  const loaderBefore = page.loaderId;
+  const logger = lighthouse.lighthouseLogger;
+  const onStatus = ([, message]: unknown[]) => typeof message === 'string' && report(message);
+  const onWarning = (args: unknown[]) => debug('Lighthouse warning:', ...args);
+  logger.events.on('status', onStatus);
+  logger.events.on('warning', onWarning);
+  const timeoutMs = options.timeoutMs ?? LIGHTHOUSE_RUN_TIMEOUT_MS;
+  let result: {lhr: Lhr} | undefined;
+  try {
+    report(`Running Lighthouse (${options.mode}, ${options.device})`, true);
+    const run =
+      options.mode === 'navigation'
+        ? lighthouse.navigation(lhPage, page.url, {flags})
+        : lighthouse.snapshot(lhPage, {flags});
+    run.catch(error => debug('Lighthouse run ended with', errorMessage(error)));
+    result = await withTimeout(
+      run,
+      timeoutMs,
+      `Lighthouse did not finish within ${timeoutMs / 1000} s; the audit was stopped. Check that the page loads (navigate_page), or try mode "snapshot".`,
+    );
+  } finally {
+    logger.events.off('status', onStatus);
+    logger.events.off('warning', onWarning);
+    // Detaching also ends a run that timed out: its commands fail from here on.
+    await sessions.dispose();
+    if (!page.closed) {
+      report('Restoring the page state', true);
+      await emulatePage(page, {...page.emulation});
+    }
+  }
+  if (!result) {
+    throw new Error('Lighthouse audit failed.');
+  }
+  report('Writing reports', true);
+  const {lhr} = result;
+  return {
+    lhr,
+    reports: {json: lighthouse.generateReport(lhr, 'json'), html: lighthouse.generateReport(lhr, 'html')},
+    navigated: page.loaderId !== loaderBefore,
+  };
+}
+
+/**
+ * Forwards our own steps always and Lighthouse's status lines at most once per
+ * interval (a burst of them shows its first).
+ */
+function throttledProgress(
+  progress: ((message: string) => void) | undefined,
+): (message: string, always?: boolean) => void {
+  let last = 0;
+  let lastMessage = '';
+  return (message, always = false) => {
+    debug('lighthouse:', message);
+    const now = Date.now();
+    if (!progress || message === lastMessage || (!always && now - last < PROGRESS_INTERVAL_MS)) {
+      return;
+    }
+    last = now;
+    lastMessage = message;
+    progress(message);
+  };
+}
