@@ -146,7 +146,7 @@ export function issueAffectedLines(
   redact: boolean,
 ): string[] {
   return entry.occurrences.map(({details}) => {
-    const data = structuredClone(details) as Record<string, unknown>;
+    const data: Record<string, unknown> = structuredClone(details);
     const prefix: string[] = [];
     delete data['frameId'];
     const request = data['request'] as {requestId?: string; url?: string} | undefined;

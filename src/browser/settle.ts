@@ -186,7 +186,6 @@ export async function runAndSettle<T>(
   });
   try {
     const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
-    let value: T | undefined;
     // The action itself may block on a dialog it opened (Runtime.evaluate and
     // Input.dispatch* do not answer while an alert is up): stop waiting then.
     const actionPromise = action(watcher);
@@ -199,7 +198,7 @@ export async function runAndSettle<T>(
       result.dialog = outcome.d;
       return {value: undefined, settle: finish(page, urlBefore, result)};
     }
-    value = outcome.v;
+    const value = outcome.v;
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
       // Wait for the DOM to settle, unless a navigation or dialog interrupts.

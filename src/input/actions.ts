@@ -125,7 +125,7 @@ export async function actionPoint(
 ): Promise<Point> {
   const started = Date.now();
   const deadline = started + ACTION_TIMEOUT_MS * cpuMultiplier(page);
-  let blocker: Blocker | 'no box' | 'ok' = 'hidden';
+  let blocker: Blocker | 'no box' | 'ok';
   for (;;) {
     const check = element.session.send('Runtime.callFunctionOn', {
       objectId: element.objectId,

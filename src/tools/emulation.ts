@@ -49,7 +49,9 @@ export function parseHeaders(text: string): Record<string, string> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`Invalid JSON for headers: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Invalid JSON for headers: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new Error('Invalid JSON for headers: Headers must be a JSON object');

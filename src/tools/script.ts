@@ -9,7 +9,7 @@ import {definePageTool} from './defineTool.js';
 
 /** The first line of an exception as the page would print it, without a bare "Error: " prefix. */
 export function exceptionMessage(details: Protocol.Runtime.ExceptionDetails): string {
-  const description = details.exception?.description ?? details.exception?.value ?? details.text;
+  const description: unknown = details.exception?.description ?? details.exception?.value ?? details.text;
   const first = String(description).split('\n')[0] ?? '';
   return first.replace(/^Error: /, '') || details.text;
 }
