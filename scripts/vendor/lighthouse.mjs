@@ -9,7 +9,10 @@
 //   - give each module an `import.meta.url` under a fixed virtual root
 //     (file:///lighthouse/...), which is all its i18n needs,
 //   - fill config-helpers' bundled-module table with every core audit and
-//     gatherer, imported lazily,
+//     gatherer, imported lazily; those the four audited categories do not
+//     need (performance metrics, insights, full-page screenshot, …) become
+//     inert shims, as in the reference's own bundle: smaller, and faster to
+//     configure and run,
 //   - and replace what must not run here by stubs: puppeteer-core (we hand
 //     Lighthouse a page adapter over our own CDP connection), @sentry/node
 //     (never enabled, and 47 MB), the translated locales (en-US is built in)
@@ -33,6 +36,14 @@ export const OUTPUT_NAME = 'lighthouse.mjs';
 const STAMP_NAME = 'lighthouse.stamp';
 /** Where bundled modules pretend to live; Lighthouse derives i18n ids from paths below it. */
 const VIRTUAL_ROOT = '/lighthouse';
+
+/** The categories lighthouse_audit runs (src/devtools/lighthouse/runLighthouse.ts). */
+const AUDITED_CATEGORIES = ['accessibility', 'seo', 'best-practices', 'agentic-browsing'];
+/**
+ * Artifacts Lighthouse gathers for every run ("filter resistant") only to
+ * decorate its report; no audit of the four categories reads them.
+ */
+const REPORT_ONLY_ARTIFACTS = ['FullPageScreenshot', 'NetworkUserAgent'];
 
 /** Polyfills for what Lighthouse and its trace engine call that Node 20 lacks. */
 const POLYFILLS = [
@@ -169,6 +180,68 @@ function inlineFs(source, file, lighthouseRoot, warnings) {
   return out + source.slice(last);
 }
 
+/**
+ * The default config's audits and gatherers that the audited categories do
+ * not need (paths under core/), read from the config and each kept audit's
+ * requiredArtifacts, artifact dependencies followed. Runs Lighthouse's
+ * modules at build time.
+ */
+async function unneededModules(lighthouseRoot) {
+  const url = rel => pathToFileURL(join(lighthouseRoot, rel)).href;
+  const {default: config} = await import(url('core/config/default-config.js'));
+  const auditIds = new Set(AUDITED_CATEGORIES.flatMap(id => config.categories[id].auditRefs.map(ref => ref.id)));
+  const shimmed = new Set();
+  const artifacts = new Set();
+  for (const entry of config.audits) {
+    const path = typeof entry === 'string' ? entry : entry.path;
+    const {meta} = (await import(url(`core/audits/${path}.js`))).default;
+    if (auditIds.has(meta.id)) {
+      meta.requiredArtifacts.forEach(id => artifacts.add(id));
+    } else {
+      shimmed.add(`core/audits/${path}.js`);
+    }
+  }
+  const byId = new Map(config.artifacts.map(a => [a.id, a]));
+  for (let size = -1; size !== artifacts.size; ) {
+    size = artifacts.size;
+    for (const id of [...artifacts]) {
+      Object.values(byId.get(id)?.dependencies ?? {}).forEach(dep => artifacts.add(dep.id));
+    }
+  }
+  for (const artifact of config.artifacts) {
+    if (!artifacts.has(artifact.id) || REPORT_ONLY_ARTIFACTS.includes(artifact.id)) {
+      shimmed.add(`core/gather/gatherers/${artifact.gatherer}.js`);
+    }
+  }
+  return shimmed;
+}
+
+/** An audit that never runs (its category is not audited) but keeps the config valid. */
+function auditShim(lighthouseRoot, file) {
+  const id = file.replace(/^.*\//, '').replace(/\.js$/, '');
+  return `import {Audit} from ${JSON.stringify(join(lighthouseRoot, 'core/audits/audit.js'))};
+export default class NotBundledAudit extends Audit {
+  static get meta() {
+    return {id: ${JSON.stringify(id)}, title: 'Not bundled', description: 'Not part of the audited categories.',
+      scoreDisplayMode: Audit.SCORING_MODES.NOT_APPLICABLE, requiredArtifacts: []};
+  }
+  static audit() { return {score: null, notApplicable: true}; }
+}`;
+}
+
+/**
+ * A gatherer no audited category needs: dropped from runs where no audit asks
+ * for it, and gathering nothing where Lighthouse keeps it anyway (the report
+ * extras). It claims every mode because the config validation requires one.
+ */
+function gathererShim(lighthouseRoot) {
+  return `import BaseGatherer from ${JSON.stringify(join(lighthouseRoot, 'core/gather/base-gatherer.js'))};
+export default class NotBundledGatherer extends BaseGatherer {
+  meta = {supportedModes: ['navigation', 'timespan', 'snapshot']};
+  getArtifact() { return undefined; }
+}`;
+}
+
 /** Every core audit and gatherer as config-helpers names them, imported on first use. */
 function bundledModuleTable(lighthouseRoot) {
   const list = (dir, prefix = '') =>
@@ -190,7 +263,7 @@ function bundledModuleTable(lighthouseRoot) {
 }
 
 /** The esbuild plugin that makes Lighthouse's package-relative code self-contained. */
-function lighthousePlugin(lighthouseRoot, warnings) {
+function lighthousePlugin(lighthouseRoot, shimmed, warnings) {
   const inLighthouse = path =>
     path?.startsWith(lighthouseRoot + '/') && !path.slice(lighthouseRoot.length).includes('/node_modules/');
   const fileStubs = new Map(Object.entries(FILE_STUBS).map(([rel, code]) => [join(lighthouseRoot, rel), code]));
@@ -222,6 +295,13 @@ function lighthousePlugin(lighthouseRoot, warnings) {
         if (stub !== undefined) {
           used.add(args.path);
           return {contents: stub, loader: 'js'};
+        }
+        const rel = relative(lighthouseRoot, args.path);
+        if (shimmed.has(rel)) {
+          return {
+            contents: rel.startsWith('core/audits/') ? auditShim(lighthouseRoot, rel) : gathererShim(lighthouseRoot),
+            loader: 'js',
+          };
         }
         let source = readFileSync(args.path, 'utf8');
         const virtualUrl = pathToFileURL(join(VIRTUAL_ROOT, relative(lighthouseRoot, args.path))).href;
@@ -280,6 +360,7 @@ export async function build({outDir = join(projectRoot, 'build/vendor'), force =
   await mkdir(outDir, {recursive: true});
   const warnings = [];
   const started = Date.now();
+  const shimmed = await unneededModules(lighthouseRoot);
   const result = await esbuild.build({
     stdin: {contents: entrySource(lighthouseRoot), resolveDir: lighthouseRoot, sourcefile: 'lighthouse-entry.js'},
     outfile,
@@ -292,16 +373,19 @@ export async function build({outDir = join(projectRoot, 'build/vendor'), force =
     // name helper in the page; it supports exactly this setting.
     keepNames: true,
     legalComments: 'none',
-    banner: {js: licenseBanner(lighthouseRoot)},
+    // CommonJS dependencies (debug, …) require Node built-ins; an ESM bundle needs a require for that.
+    banner: {
+      js: `${licenseBanner(lighthouseRoot)}\nimport {createRequire as __lhCreateRequire} from 'node:module';\nconst require = __lhCreateRequire(import.meta.url);`,
+    },
     charset: 'utf8',
     metafile: true,
     logLevel: 'silent',
-    plugins: [lighthousePlugin(lighthouseRoot, warnings)],
+    plugins: [lighthousePlugin(lighthouseRoot, shimmed, warnings)],
   });
   warnings.push(...result.warnings.map(w => `${w.location?.file ?? ''}: ${w.text}`));
   writeFileSync(stampFile, key);
   const bytes = statSync(outfile).size;
-  return {outfile, skipped: false, warnings, bytes, ms: Date.now() - started, metafile: result.metafile};
+  return {outfile, skipped: false, warnings, bytes, shims: shimmed.size, ms: Date.now() - started, metafile: result.metafile};
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -6,6 +6,7 @@ import type {EmulationState} from './emulation.js';
 import {PageFrames} from './frames.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE} from './probe.js';
+import type {ScreenRecorder} from './recording/ScreenRecorder.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 export type {EmulationState} from './emulation.js';
@@ -56,6 +57,8 @@ export class Page {
   readonly emulation: EmulationState = {};
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
+  /** The screencast being recorded on this page (screencast_start to screencast_stop). */
+  recording: ScreenRecorder | undefined;
   /** Console and network collectors, source maps, frame and worker sessions. */
   readonly instrumentation: PageInstrumentation;
   /** Out-of-process iframes and per-frame execution contexts. */
@@ -216,6 +219,8 @@ export class Page {
 
   dispose(): void {
     this.closed = true;
+    // The tab is gone and its recording with it: stop whatever still runs for it.
+    this.recording?.abandon();
     this.instrumentation.dispose();
     this.frames.dispose();
     for (const off of this.#unsubscribe) {

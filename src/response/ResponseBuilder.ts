@@ -22,6 +22,7 @@ export interface ExtraSection {
 
 /** Fixed order of optional sections between the page list and the error line. */
 export const SECTION_ORDER = {
+  lighthouse: 9,
   snapshot: 10,
   networkRequest: 12,
   consoleMessage: 13,

@@ -84,8 +84,19 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const result = await pipeline.call(request.params.name, request.params.arguments);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const progressToken = request.params._meta?.progressToken;
+    let step = 0;
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (message: string) => {
+            step++;
+            extra
+              .sendNotification({method: 'notifications/progress', params: {progressToken, progress: step, message}})
+              .catch((error: unknown) => debug('progress notification failed', error));
+          };
+    const result = await pipeline.call(request.params.name, request.params.arguments, {progress});
     return {
       content: [
         {type: 'text', text: result.text},

@@ -24,6 +24,13 @@ export interface ToolResult {
 /** Renders a snapshot section for a page; provided by the snapshot layer. */
 export type SnapshotProvider = (page: Page, request: SnapshotRequest, context: ToolContext) => Promise<string[]>;
 
+export interface CallOptions {
+  /** Receives progress messages of long tools; set when the client asked (progressToken). */
+  progress?: (message: string) => void;
+}
+
+const noProgress = (): void => {};
+
 export interface PipelineOptions {
   tools: RegisteredTool[];
   config: Config;
@@ -63,7 +70,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  async call(name: string, args: unknown): Promise<ToolResult> {
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -97,10 +104,16 @@ export class Pipeline {
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
       );
     }
-    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>));
+    return this.#queue.add(() =>
+      this.#execute(registered, parsed.output as Record<string, unknown>, options.progress ?? noProgress),
+    );
   }
 
-  async #execute(registered: RegisteredTool, params: Record<string, unknown>): Promise<ToolResult> {
+  async #execute(
+    registered: RegisteredTool,
+    params: Record<string, unknown>,
+    progress: (message: string) => void,
+  ): Promise<ToolResult> {
     const {tool} = registered;
     const {browsers, files, config} = this.options;
     let browser;
@@ -110,7 +123,7 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
-    const context: ToolContext = {browser, config, files};
+    const context: ToolContext = {browser, config, files, progress};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

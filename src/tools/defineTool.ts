@@ -37,6 +37,8 @@ export interface ToolContext {
   readonly browser: Browser;
   readonly config: Config;
   readonly files: PathSandbox;
+  /** Reports a step of long work to the client (a no-op unless it sent a progressToken). */
+  readonly progress: (message: string) => void;
 }
 
 export interface ToolRequest<E extends Entries> {

@@ -6,6 +6,7 @@ import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
+import {lighthouseAudit} from './lighthouse.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
@@ -40,6 +41,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  lighthouseAudit,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */

@@ -1,4 +1,4 @@
-import type {LighthouseAuditNode, LighthouseFailedAudit} from '../../response/formatLighthouse.js';
+import type {LighthouseAuditNode, LighthouseFailedAudit, LighthouseSummary} from '../../response/formatLighthouse.js';
 import type {Lhr, LhrNode} from './bundle.js';
 
 /** Nodes shown per failed audit; the saved reports have them all. */
@@ -104,4 +104,29 @@ function pickNode(node: LhrNode): LighthouseAuditNode {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The printed summary of a run, with the paths its reports were saved to. */
+export function summarize(
+  run: {lhr: Lhr; navigated: boolean},
+  options: {mode: string; device: string; reports: string[]; pageUrl: string},
+): LighthouseSummary {
+  const {lhr} = run;
+  return {
+    mode: options.mode,
+    device: options.device,
+    // finalDisplayedUrl exists in every mode; mainDocumentUrl only for navigations.
+    url: lhr.finalDisplayedUrl,
+    ...(lhr.runtimeError ? {runtimeError: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`} : {}),
+    scores: Object.values(lhr.categories).map(({id, title, score}) => ({id, title, score})),
+    ...countAudits(lhr),
+    totalMs: lhr.timing.total,
+    failedAudits: failedAudits(lhr),
+    reports: options.reports,
+    ...(run.navigated
+      ? {
+          note: `Lighthouse reloaded the page to audit it (now ${options.pageUrl}): call take_snapshot before using element uids again.`,
+        }
+      : {}),
+  };
 }
