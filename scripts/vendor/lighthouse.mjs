@@ -154,7 +154,7 @@ function inlineFs(source, file, lighthouseRoot, warnings) {
   let out = '';
   let last = 0;
   const pattern = /\bfs\.(readFileSync|readdirSync)\s*\(/g;
-  for (let match; (match = pattern.exec(source)); ) {
+  for (let match; (match = pattern.exec(source));) {
     const call = callArguments(source, match.index + match[0].length - 1);
     if (!call) {
       continue;
@@ -202,7 +202,7 @@ async function unneededModules(lighthouseRoot) {
     }
   }
   const byId = new Map(config.artifacts.map(a => [a.id, a]));
-  for (let size = -1; size !== artifacts.size; ) {
+  for (let size = -1; size !== artifacts.size;) {
     size = artifacts.size;
     for (const id of [...artifacts]) {
       Object.values(byId.get(id)?.dependencies ?? {}).forEach(dep => artifacts.add(dep.id));
@@ -258,7 +258,10 @@ function bundledModuleTable(lighthouseRoot) {
   ];
   // Thenables: `await` imports a module only when the config asks for it.
   return `[${entries
-    .map(p => `[${JSON.stringify(p.slice(0, -3))}, {then(ok, fail) { return import(${JSON.stringify(p)}).then(ok, fail); }}]`)
+    .map(
+      p =>
+        `[${JSON.stringify(p.slice(0, -3))}, {then(ok, fail) { return import(${JSON.stringify(p)}).then(ok, fail); }}]`,
+    )
     .join(',\n')}]`;
 }
 
@@ -271,9 +274,16 @@ function lighthousePlugin(lighthouseRoot, shimmed, warnings) {
   return {
     name: 'lighthouse-self-contained',
     setup(b) {
-      const stubFilter = new RegExp(`^(${Object.keys(PACKAGE_STUBS).map(n => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+      const stubFilter = new RegExp(
+        `^(${Object.keys(PACKAGE_STUBS)
+          .map(n => n.replace(/[/.]/g, '\\$&'))
+          .join('|')})$`,
+      );
       b.onResolve({filter: stubFilter}, args => ({path: args.path, namespace: 'lighthouse-stub'}));
-      b.onLoad({filter: /.*/, namespace: 'lighthouse-stub'}, args => ({contents: PACKAGE_STUBS[args.path], loader: 'js'}));
+      b.onLoad({filter: /.*/, namespace: 'lighthouse-stub'}, args => ({
+        contents: PACKAGE_STUBS[args.path],
+        loader: 'js',
+      }));
       // Lighthouse decides "am I bundled?" by whether require.resolve fails; make it fail always.
       b.onResolve({filter: /^(node:)?module$/}, args =>
         inLighthouse(args.importer) ? {path: 'module', namespace: 'lighthouse-module'} : undefined,
@@ -385,7 +395,15 @@ export async function build({outDir = join(projectRoot, 'build/vendor'), force =
   warnings.push(...result.warnings.map(w => `${w.location?.file ?? ''}: ${w.text}`));
   writeFileSync(stampFile, key);
   const bytes = statSync(outfile).size;
-  return {outfile, skipped: false, warnings, bytes, shims: shimmed.size, ms: Date.now() - started, metafile: result.metafile};
+  return {
+    outfile,
+    skipped: false,
+    warnings,
+    bytes,
+    shims: shimmed.size,
+    ms: Date.now() - started,
+    metafile: result.metafile,
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -6,10 +6,10 @@
  */
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import type {ArgumentText, SymbolizedStack} from '../response/formatConsole.js';
 import {argumentText, type ConsoleApiEntry, type ConsoleEntry, type IssueEntry} from './collectors/ConsoleCollector.js';
 import type {NetworkCollector} from './collectors/NetworkCollector.js';
 import type {SourceMapAccess, SourceMaps} from './sourceMaps.js';
+import type {ArgumentText, SymbolizedStack} from './stacks.js';
 
 /** Bound of reading one argument or error property from the page. */
 const ARG_TIMEOUT_MS = 2_000;

@@ -174,8 +174,9 @@ export class CdpConnection {
   /** Detaches a session we opened (best effort) and forgets it. */
   async detachFromTarget(session: CdpSession, timeoutMs?: number): Promise<void> {
     if (!session.detached && !this.#closed) {
-      await this.send('Target.detachFromTarget', {sessionId: session.id}, undefined, timeoutMs).catch((error: unknown) =>
-        debug('Target.detachFromTarget failed (ignored)', error instanceof Error ? error.message : error),
+      await this.send('Target.detachFromTarget', {sessionId: session.id}, undefined, timeoutMs).catch(
+        (error: unknown) =>
+          debug('Target.detachFromTarget failed (ignored)', error instanceof Error ? error.message : error),
       );
     }
     this.detachSession(session.id);

@@ -65,6 +65,18 @@ export const FLAGS = {
     description: 'Accepted for compatibility; page-id routing is on by default.',
   },
   experimentalVision: {type: 'boolean', description: 'Enable click_at (coordinate clicks).'},
+  experimentalScreencast: {
+    type: 'boolean',
+    description:
+      'Record screencasts with the legacy recorder: frames piped to ffmpeg (from PATH or --experimentalFfmpegPath), .mp4 or .webm. Without it, Chrome records .mp4 itself (no ffmpeg).',
+    defaultText: 'false',
+  },
+  experimentalFfmpegPath: {
+    type: 'string',
+    description: 'ffmpeg binary for the legacy screencast recorder (with --experimentalScreencast).',
+  },
+  screencastFps: {type: 'number', description: 'Frames per second of screencast recordings (a positive integer).'},
+  experimentalScreencastFps: {type: 'number', description: 'Alias of --screencastFps.'},
   categoryEmulation: {type: 'boolean', description: 'Emulation tools (emulate, resize_page).', defaultText: 'true'},
   categoryPerformance: {type: 'boolean', description: 'Performance tools.', defaultText: 'true'},
   categoryNetwork: {type: 'boolean', description: 'Network tools.', defaultText: 'true'},
@@ -112,6 +124,9 @@ export interface Config {
   logFile?: string;
   pageIdRouting: boolean;
   experimentalVision: boolean;
+  experimentalScreencast: boolean;
+  experimentalFfmpegPath?: string;
+  screencastFps?: number;
   categoryEmulation: boolean;
   categoryPerformance: boolean;
   categoryNetwork: boolean;
@@ -135,6 +150,7 @@ export const DEFAULT_CONFIG: Config = {
   ignoreDefaultChromeArgs: [],
   pageIdRouting: true,
   experimentalVision: false,
+  experimentalScreencast: false,
   categoryEmulation: true,
   categoryPerformance: true,
   categoryNetwork: true,
@@ -292,6 +308,18 @@ export function parseConfig(argv: string[]): Config {
   config.logFile = str('logFile');
   config.pageIdRouting = bool('pageIdRouting', true);
   config.experimentalVision = bool('experimentalVision', false);
+  config.experimentalScreencast = bool('experimentalScreencast', false);
+  config.experimentalFfmpegPath = str('experimentalFfmpegPath');
+  if (config.experimentalFfmpegPath !== undefined && !config.experimentalScreencast) {
+    throw new Error(
+      '--experimentalFfmpegPath is for the legacy screencast recorder: add --experimentalScreencast, or drop the path (Chrome records without ffmpeg).',
+    );
+  }
+  const fps = (v['screencastFps'] ?? v['experimentalScreencastFps']) as number | undefined;
+  if (fps !== undefined && (!Number.isInteger(fps) || fps <= 0)) {
+    throw new Error(`--screencastFps must be a positive integer (frames per second), not ${fps}.`);
+  }
+  config.screencastFps = fps;
   config.categoryEmulation = bool('categoryEmulation', true);
   config.categoryPerformance = bool('categoryPerformance', true);
   config.categoryNetwork = bool('categoryNetwork', true);

@@ -2,10 +2,8 @@ import {join} from 'node:path';
 
 import * as v from 'valibot';
 
-import {runLighthouse} from '../devtools/lighthouse/runLighthouse.js';
 import {summarize} from '../devtools/lighthouse/summarize.js';
 import {formatLighthouse} from '../response/formatLighthouse.js';
-import {SECTION_ORDER} from '../response/ResponseBuilder.js';
 import {definePageTool} from './defineTool.js';
 
 export const lighthouseAudit = definePageTool({
@@ -32,17 +30,17 @@ export const lighthouseAudit = definePageTool({
     ),
   },
   async handler({params, page}, response, {files, progress}) {
-    const run = await runLighthouse(page, {mode: params.mode, device: params.device, progress});
+    const {mode, device, outputDirPath} = params;
+    const run = await page.lighthouse({mode, device, progress});
     const reports = [];
     for (const format of ['json', 'html'] as const) {
       const data = run.reports[format];
       reports.push(
-        params.outputDirPath
-          ? await files.save(data, join(params.outputDirPath, 'report'), `.${format}`)
+        outputDirPath
+          ? await files.save(data, join(outputDirPath, 'report'), `.${format}`)
           : await files.saveTemporary(data, `report.${format}`),
       );
     }
-    const summary = summarize(run, {mode: params.mode, device: params.device, reports, pageUrl: page.url});
-    response.section(SECTION_ORDER.lighthouse, formatLighthouse(summary));
+    response.section('lighthouse', formatLighthouse(summarize(run, {mode, device, reports, pageUrl: page.url})));
   },
 });

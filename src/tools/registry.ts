@@ -10,6 +10,7 @@ import {lighthouseAudit} from './lighthouse.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
@@ -42,6 +43,8 @@ export const TOOL_SOURCES: ToolSource[] = [
   listNetworkRequests,
   getNetworkRequest,
   lighthouseAudit,
+  screencastStart,
+  screencastStop,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */

@@ -161,8 +161,7 @@ export class FfmpegScreenRecorder implements ScreenRecorder {
   #onFrame(png: Buffer, timestamp: number): void {
     if (this.#last) {
       const start = (this.#start ??= this.#last.timestamp);
-      const frames =
-        Math.round((timestamp - start) * this.fps) - Math.round((this.#last.timestamp - start) * this.fps);
+      const frames = Math.round((timestamp - start) * this.fps) - Math.round((this.#last.timestamp - start) * this.fps);
       this.#write(this.#last.png, Math.max(0, frames));
     }
     this.#last = {png, timestamp, arrivedAt: Date.now()};

@@ -1,4 +1,4 @@
-import type {CdpCommand, CdpParams, Protocol} from '../../../protocol/index.js';
+import type {CdpCommand, Protocol} from '../../../protocol/index.js';
 import type {CdpConnection, CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpProtocolError, TargetClosedError} from '../../cdp/errors.js';
 import {debug} from '../../util/logger.js';
@@ -76,7 +76,7 @@ export class LighthouseCdpSession {
 
   async send(method: string, params?: object, options?: {timeout?: number}): Promise<unknown> {
     try {
-      return await this.#session.send(method as CdpCommand, params as CdpParams<CdpCommand>, options?.timeout);
+      return await this.#session.send(method as CdpCommand, params, options?.timeout);
     } catch (error) {
       throw toPuppeteerError(method, error);
     }

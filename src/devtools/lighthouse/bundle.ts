@@ -69,11 +69,7 @@ export interface Lhr {
 }
 
 export interface LighthouseBundle {
-  navigation(
-    page: LighthousePage,
-    url: string,
-    options: {flags: LighthouseFlags},
-  ): Promise<{lhr: Lhr} | undefined>;
+  navigation(page: LighthousePage, url: string, options: {flags: LighthouseFlags}): Promise<{lhr: Lhr} | undefined>;
   snapshot(page: LighthousePage, options: {flags: LighthouseFlags}): Promise<{lhr: Lhr} | undefined>;
   generateReport(lhr: Lhr, format: 'json' | 'html'): string;
   lighthouseVersion: string;

@@ -1,8 +1,9 @@
-import {emulatePage} from '../../browser/emulation.js';
+import {emulatePage} from '../../browser/emulatePage.js';
 import type {Page} from '../../browser/Page.js';
 import {errorMessage, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
-import {type LighthouseBundle, type LighthouseFlags, type LighthousePage, type Lhr, loadLighthouse} from './bundle.js';
+import type {ProgressReporter} from '../../util/progress.js';
+import {type Lhr, type LighthouseBundle, type LighthouseFlags, type LighthousePage, loadLighthouse} from './bundle.js';
 import {LighthouseSessions} from './LighthouseSession.js';
 
 export type AuditMode = 'navigation' | 'snapshot';
@@ -21,7 +22,7 @@ export interface LighthouseRunOptions {
   mode: AuditMode;
   device: AuditDevice;
   timeoutMs?: number;
-  progress?: (message: string) => void;
+  progress?: ProgressReporter;
 }
 
 export interface LighthouseRun {
@@ -110,9 +111,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
  * Forwards our own steps always and Lighthouse's status lines at most once per
  * interval (a burst of them shows its first).
  */
-function throttledProgress(
-  progress: ((message: string) => void) | undefined,
-): (message: string, always?: boolean) => void {
+function throttledProgress(progress: ProgressReporter | undefined): (message: string, always?: boolean) => void {
   let last = 0;
   let lastMessage = '';
   return (message, always = false) => {
