@@ -1,4 +1,4 @@
-import {emulatePage} from '../../browser/emulatePage.js';
+import {reapplyEmulation} from '../../browser/emulatePage.js';
 import type {Page} from '../../browser/Page.js';
 import {errorMessage, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
@@ -92,7 +92,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
     await sessions.dispose();
     if (!page.closed) {
       report('Restoring the page state', true);
-      await emulatePage(page, {...page.emulation});
+      await reapplyEmulation(page);
     }
   }
   if (!result) {
