@@ -8,6 +8,7 @@ import {after, before, describe, it} from 'node:test';
 import {parseSections} from '../../src/response/sections.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {type HeapReport, heapReport} from '../../src/testing/soak.js';
 
 /**
  * A small shop page with the two classic failures (no `lang`, an image
@@ -51,6 +52,7 @@ describe('lighthouse_audit', () => {
   let mcp: TestServer;
   let workspace: string;
   let url: string;
+  let baseline: HeapReport;
 
   before(async () => {
     workspace = await mkdtemp(join(tmpdir(), 'lighthouse-test-'));
@@ -60,8 +62,9 @@ describe('lighthouse_audit', () => {
     fixtures.route('/beacon', {status: 204});
     // Content, so that the page paints (Lighthouse would otherwise wait for a first paint).
     fixtures.route('/broken', {status: 500, body: '<title>Broken</title><h1>Internal error</h1>'});
-    mcp = await startServer({roots: [pathToFileURL(workspace).href]});
+    mcp = await startServer({roots: [pathToFileURL(workspace).href], env: {CDP_MCP_HEAP_REPORT: '1'}});
     await mcp.call('navigate_page', {pageId: 1, url});
+    baseline = await heapReport(mcp);
   });
 
   after(async () => {
@@ -205,5 +208,13 @@ describe('lighthouse_audit', () => {
     const bad = await mcp.call('lighthouse_audit', {pageId: 1, mode: 'timespan'});
     assert.equal(bad.isError, true);
     assert.match(bad.text, /^Invalid arguments for tool "lighthouse_audit": "mode": /);
+  });
+
+  it("leaves no session of Lighthouse's behind", async () => {
+    const end = await heapReport(mcp);
+    assert.equal(end.pending, 0);
+    assert.equal(end.targets, baseline.targets);
+    assert.ok(end.sessions <= baseline.sessions, `CDP sessions ${baseline.sessions} -> ${end.sessions}`);
+    assert.ok(end.listeners <= baseline.listeners, `listeners ${baseline.listeners} -> ${end.listeners}`);
   });
 });
