@@ -70,3 +70,25 @@ describe('parseConfig', () => {
     assert.equal(browserIsLocal({wsEndpoint: 'wss://chrome.example.com/devtools/browser/x'}), false);
   });
 });
+
+describe('screencast flags', () => {
+  it('takes the legacy recorder, its ffmpeg and a frame rate (also under its old name)', () => {
+    const c = parseConfig([
+      '--experimentalScreencast',
+      '--experimentalFfmpegPath',
+      '/opt/ffmpeg',
+      '--screencastFps=12',
+    ]);
+    assert.equal(c.experimentalScreencast, true);
+    assert.equal(c.experimentalFfmpegPath, '/opt/ffmpeg');
+    assert.equal(c.screencastFps, 12);
+    assert.equal(parseConfig(['--experimentalScreencastFps', '5']).screencastFps, 5);
+    assert.equal(parseConfig([]).experimentalScreencast, false);
+  });
+
+  it('refuses an ffmpeg path without the legacy recorder, and frame rates that are not positive integers', () => {
+    assert.throws(() => parseConfig(['--experimentalFfmpegPath', '/opt/ffmpeg']), /add --experimentalScreencast/);
+    assert.throws(() => parseConfig(['--screencastFps', '0']), /--screencastFps must be a positive integer/);
+    assert.throws(() => parseConfig(['--screencastFps', '2.5']), /--screencastFps must be a positive integer/);
+  });
+});
