@@ -23,8 +23,9 @@
 // Usage: node scripts/vendor/lighthouse.mjs [--force]   (or through scripts/build-vendor.mjs)
 import {createHash} from 'node:crypto';
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
-import {mkdir} from 'node:fs/promises';
+import {mkdir, mkdtemp, rm} from 'node:fs/promises';
 import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
@@ -33,6 +34,9 @@ const projectRoot = resolve(here, '../..');
 const require = createRequire(join(projectRoot, 'package.json'));
 
 export const OUTPUT_NAME = 'lighthouse.mjs';
+const NOTICES_FILE = join(projectRoot, 'THIRD_PARTY_NOTICES');
+/** Packages Lighthouse inlines as source text (injected into pages), so esbuild does not see them. */
+const INLINED_PACKAGES = ['axe-core', 'js-library-detector'];
 const STAMP_NAME = 'lighthouse.stamp';
 /** Where bundled modules pretend to live; Lighthouse derives i18n ids from paths below it. */
 const VIRTUAL_ROOT = '/lighthouse';
@@ -393,6 +397,14 @@ export async function build({outDir = join(projectRoot, 'build/vendor'), force =
     plugins: [lighthousePlugin(lighthouseRoot, shimmed, warnings)],
   });
   warnings.push(...result.warnings.map(w => `${w.location?.file ?? ''}: ${w.text}`));
+  const notices = existsSync(NOTICES_FILE) ? readFileSync(NOTICES_FILE, 'utf8') : '';
+  for (const {name, version} of bundledPackages(result.metafile)) {
+    if (!notices.includes(`${name} ${version} `)) {
+      warnings.push(
+        `THIRD_PARTY_NOTICES lacks ${name} ${version}: regenerate its Lighthouse section (node scripts/vendor/lighthouse.mjs --notices)`,
+      );
+    }
+  }
   writeFileSync(stampFile, key);
   const bytes = statSync(outfile).size;
   return {
@@ -406,7 +418,64 @@ export async function build({outDir = join(projectRoot, 'build/vendor'), force =
   };
 }
 
+/** The npm packages whose code the bundle contains, from esbuild's metafile, plus the inlined ones. */
+function bundledPackages(metafile) {
+  const names = new Set(INLINED_PACKAGES);
+  for (const output of Object.values(metafile.outputs)) {
+    for (const input of Object.keys(output.inputs)) {
+      const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input);
+      if (m?.[1]) {
+        names.add(m[1]);
+      }
+    }
+  }
+  return [...names].sort().map(name => {
+    const dir = packageRoot(name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenseFiles = readdirSync(dir)
+      .filter(f => /^(licen[cs]e|copying|notice|copyrightnotice)/i.test(f))
+      .sort();
+    const author = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name;
+    return {name, version: pkg.version, license: pkg.license, author, dir, licenseFiles};
+  });
+}
+
+/**
+ * The Lighthouse section of THIRD_PARTY_NOTICES: every package in the bundle
+ * with its version and licence, and each distinct licence text once.
+ */
+async function notices() {
+  const outDir = await mkdtemp(join(tmpdir(), 'lighthouse-notices-'));
+  const result = await build({force: true, outDir}).finally(() => rm(outDir, {recursive: true, force: true}));
+  const packages = bundledPackages(result.metafile);
+  const texts = new Map();
+  for (const p of packages) {
+    for (const file of p.licenseFiles) {
+      const text = readFileSync(join(p.dir, file), 'utf8').trim();
+      texts.set(text, [...(texts.get(text) ?? []), `${p.name} (${file})`]);
+    }
+  }
+  const lines = [
+    '## build/vendor/lighthouse.mjs',
+    '',
+    'Lighthouse and the packages it bundles (scripts/vendor/lighthouse.mjs):',
+    '',
+    ...packages.map(
+      p =>
+        `- ${p.name} ${p.version} (${p.license})${p.author ? `, ${p.author}` : ''}${p.licenseFiles.length ? '' : ': no licence file in the package'}`,
+    ),
+  ];
+  for (const [text, owners] of texts) {
+    lines.push('', `### ${owners.join(', ')}`, '', text);
+  }
+  return lines.join('\n') + '\n';
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--notices')) {
+    process.stdout.write(await notices());
+    process.exit(0);
+  }
   const result = await build({force: process.argv.includes('--force')});
   for (const warning of result.warnings) {
     console.error(`warning: ${warning}`);
