@@ -210,6 +210,29 @@ describe('lighthouse_audit', () => {
     assert.match(bad.text, /^Invalid arguments for tool "lighthouse_audit": "mode": /);
   });
 
+  it('stops with a clear error when the page closes during the audit', async () => {
+    // Closes itself once it loads at Lighthouse's desktop width: mid-audit, every time.
+    const closing = fixtures.html(
+      '/closing',
+      '<title>Closing</title><h1>Bye</h1><script>if (innerWidth === 1350) setTimeout(() => window.close(), 100);</script>',
+    );
+    await mcp.call('evaluate_script', {
+      pageId: 1,
+      function: `() => { window.open(${JSON.stringify(closing)}); return 1; }`,
+    });
+    let id: number | undefined;
+    for (let i = 0; i < 100 && id === undefined; i++) {
+      id = Number(/^(\d+): Closing /m.exec((await mcp.call('list_pages')).text)?.[1]) || undefined;
+      await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    assert.ok(id, 'the popup did not open');
+    const r = await mcp.call('lighthouse_audit', {pageId: id});
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /Error: The page closed during the Lighthouse audit; nothing was audited\.$/);
+    const after = await mcp.call('lighthouse_audit', {pageId: 1, mode: 'snapshot'});
+    assert.equal(after.isError, false, after.text);
+  });
+
   it("leaves no session of Lighthouse's behind", async () => {
     const end = await heapReport(mcp);
     assert.equal(end.pending, 0);

@@ -17,6 +17,13 @@ const MAX_WAIT_FOR_LOAD_MS = 30_000;
 export const LIGHTHOUSE_RUN_TIMEOUT_MS = 120_000;
 /** Progress messages are at most this frequent (Lighthouse reports dozens of steps). */
 const PROGRESS_INTERVAL_MS = 250;
+/** How often the audited page is checked for what stops an audit (closed, crashed, a dialog). */
+const PAGE_CHECK_INTERVAL_MS = 50;
+/**
+ * A dialog open this long stops the audit (Lighthouse answers dialogs in
+ * navigation mode within milliseconds; in snapshot mode the page is stuck).
+ */
+const DIALOG_STOP_MS = 500;
 
 export interface LighthouseRunOptions {
   mode: AuditMode;
@@ -72,6 +79,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
   logger.events.on('status', onStatus);
   logger.events.on('warning', onWarning);
   const timeoutMs = options.timeoutMs ?? LIGHTHOUSE_RUN_TIMEOUT_MS;
+  const watcher = watchPage(page);
   let result: {lhr: Lhr} | undefined;
   try {
     report(`Running Lighthouse (${options.mode}, ${options.device})`, true);
@@ -81,11 +89,12 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
         : lighthouse.snapshot(lhPage, {flags});
     run.catch(error => debug('Lighthouse run ended with', errorMessage(error)));
     result = await withTimeout(
-      run,
+      Promise.race([run, watcher.stopped]),
       timeoutMs,
       `Lighthouse did not finish within ${timeoutMs / 1000} s; the audit was stopped. Check that the page loads (navigate_page), or try mode "snapshot".`,
     );
   } finally {
+    watcher.dispose();
     logger.events.off('status', onStatus);
     logger.events.off('warning', onWarning);
     // Detaching also ends a run that timed out: its commands fail from here on.
@@ -105,6 +114,31 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
     reports: {json: lighthouse.generateReport(lhr, 'json'), html: lighthouse.generateReport(lhr, 'html')},
     navigated: page.loaderId !== loaderBefore,
   };
+}
+
+/** Rejects `stopped` when the page can no longer be audited: it closed, crashed or shows a dialog. */
+function watchPage(page: Page): {stopped: Promise<never>; dispose(): void} {
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    let dialogSince: number | undefined;
+    timer = setInterval(() => {
+      const now = Date.now();
+      dialogSince = page.dialog ? (dialogSince ?? now) : undefined;
+      if (page.closed) {
+        reject(new Error('The page closed during the Lighthouse audit; nothing was audited.'));
+      } else if (page.crashed) {
+        reject(new Error('The page crashed during the Lighthouse audit. Reload it with navigate_page, then retry.'));
+      } else if (page.dialog && dialogSince !== undefined && now - dialogSince >= DIALOG_STOP_MS) {
+        reject(
+          new Error(
+            `The page opened a ${page.dialog.type} dialog ("${page.dialog.message}") during the Lighthouse audit, which stopped it. Answer it with handle_dialog, then retry.`,
+          ),
+        );
+      }
+    }, PAGE_CHECK_INTERVAL_MS);
+  });
+  stopped.catch(() => {});
+  return {stopped, dispose: () => clearInterval(timer)};
 }
 
 /**
