@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import {mkdtemp, readFile, rm, stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 import {after, before, describe, it} from 'node:test';
+import {pathToFileURL} from 'node:url';
 
 import {parseSections} from '../../src/response/sections.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
