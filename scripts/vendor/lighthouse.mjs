@@ -17,12 +17,13 @@
 //     Lighthouse a page adapter over our own CDP connection), @sentry/node
 //     (never enabled, and 47 MB), the translated locales (en-US is built in)
 //     and the flow report (we write single-run reports only).
-// The Node 20 built-ins Lighthouse's dependencies use are polyfilled with a
-// core-js subset at the top of the bundle.
+// The Node 20 built-ins it needs come from build/vendor/polyfills.mjs, which
+// the loader (src/devtools/vendor.ts) imports first, as for the DevTools bundles.
 //
-// Usage: node scripts/vendor/lighthouse.mjs [--force]   (or through scripts/build-vendor.mjs)
-import {createHash} from 'node:crypto';
-import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+// Run by scripts/build-vendor.mjs (which decides when to rebuild).
+// Usage: node scripts/vendor/lighthouse.mjs            builds build/vendor/lighthouse.mjs
+//        node scripts/vendor/lighthouse.mjs --notices  prints its THIRD_PARTY_NOTICES section
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
 import {mkdir, mkdtemp, rm} from 'node:fs/promises';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
@@ -37,7 +38,6 @@ export const OUTPUT_NAME = 'lighthouse.mjs';
 const NOTICES_FILE = join(projectRoot, 'THIRD_PARTY_NOTICES');
 /** Packages Lighthouse inlines as source text (injected into pages), so esbuild does not see them. */
 const INLINED_PACKAGES = ['axe-core', 'js-library-detector'];
-const STAMP_NAME = 'lighthouse.stamp';
 /** Where bundled modules pretend to live; Lighthouse derives i18n ids from paths below it. */
 const VIRTUAL_ROOT = '/lighthouse';
 
@@ -48,16 +48,6 @@ const AUDITED_CATEGORIES = ['accessibility', 'seo', 'best-practices', 'agentic-b
  * decorate its report; no audit of the four categories reads them.
  */
 const REPORT_ONLY_ARTIFACTS = ['FullPageScreenshot', 'NetworkUserAgent'];
-
-/** Polyfills for what Lighthouse and its trace engine call that Node 20 lacks. */
-const POLYFILLS = [
-  'core-js/actual/promise/with-resolvers.js',
-  'core-js/actual/iterator/index.js',
-  'core-js/actual/set/index.js',
-  'core-js/actual/array/from-async.js',
-  'core-js/actual/object/group-by.js',
-  'core-js/actual/map/group-by.js',
-];
 
 /** Packages Lighthouse imports that are replaced wholesale. */
 const PACKAGE_STUBS = {
@@ -86,14 +76,14 @@ function packageRoot(name) {
     : dirname(createRequire(join(lighthouse, 'package.json')).resolve(`${name}/package.json`));
 }
 
-/** The inputs that decide the bundle's content; a changed key rebuilds it. */
-function cacheKey() {
-  const hash = createHash('sha256');
-  hash.update(readFileSync(fileURLToPath(import.meta.url)));
-  for (const name of ['lighthouse', 'axe-core', 'esbuild', 'core-js', 'third-party-web', '@paulirish/trace_engine']) {
-    hash.update(`${name}@${JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8')).version}\n`);
-  }
-  return hash.digest('hex');
+/** Versions of the packages that decide the bundle's content (for the vendor build's rebuild hash). */
+export function inputVersions() {
+  return Object.fromEntries(
+    ['lighthouse', 'axe-core', 'third-party-web', '@paulirish/trace_engine'].map(name => [
+      name,
+      JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8')).version,
+    ]),
+  );
 }
 
 /** Evaluates the path argument of an fs call when it is static, else undefined. */
@@ -339,14 +329,12 @@ function lighthousePlugin(lighthouseRoot, shimmed, warnings) {
   };
 }
 
-/** The bundle's entry: polyfills, the run and report functions, and the device presets. */
+/** The bundle's entry: the run and report functions, the device presets and the logger. */
 function entrySource(lighthouseRoot) {
-  const polyfills = POLYFILLS.map(p => `import ${JSON.stringify(require.resolve(p))};`).join('\n');
   const index = JSON.stringify(join(lighthouseRoot, 'core/index.js'));
   const root = JSON.stringify(join(lighthouseRoot, 'shared/root.js'));
   const constants = JSON.stringify(join(lighthouseRoot, 'core/config/constants.js'));
-  return `${polyfills}
-export {navigation, snapshot, generateReport} from ${index};
+  return `export {navigation, snapshot, generateReport} from ${index};
 export {lighthouseVersion} from ${root};
 export {screenEmulationMetrics, userAgents} from ${constants};
 export {default as lighthouseLogger} from 'lighthouse-logger';
@@ -359,17 +347,12 @@ function licenseBanner(lighthouseRoot) {
 }
 
 /**
- * Writes <outDir>/lighthouse.mjs unless it is already built from the same
- * inputs. Returns what was done, for the runner's log line.
+ * Writes <outDir>/lighthouse.mjs. Returns its size, the warnings (stale
+ * notices among them) and esbuild's metafile.
  */
-export async function build({outDir = join(projectRoot, 'build/vendor'), force = false} = {}) {
+export async function build({outDir = join(projectRoot, 'build/vendor')} = {}) {
   const lighthouseRoot = packageRoot('lighthouse');
   const outfile = join(outDir, OUTPUT_NAME);
-  const stampFile = join(outDir, STAMP_NAME);
-  const key = cacheKey();
-  if (!force && existsSync(outfile) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === key) {
-    return {outfile, skipped: true, warnings: []};
-  }
   const esbuild = await import('esbuild');
   await mkdir(outDir, {recursive: true});
   const warnings = [];
@@ -405,7 +388,6 @@ export async function build({outDir = join(projectRoot, 'build/vendor'), force =
       );
     }
   }
-  writeFileSync(stampFile, key);
   const bytes = statSync(outfile).size;
   return {
     outfile,
@@ -446,7 +428,7 @@ function bundledPackages(metafile) {
  */
 async function notices() {
   const outDir = await mkdtemp(join(tmpdir(), 'lighthouse-notices-'));
-  const result = await build({force: true, outDir}).finally(() => rm(outDir, {recursive: true, force: true}));
+  const result = await build({outDir}).finally(() => rm(outDir, {recursive: true, force: true}));
   const packages = bundledPackages(result.metafile);
   const texts = new Map();
   for (const p of packages) {
@@ -455,18 +437,20 @@ async function notices() {
       texts.set(text, [...(texts.get(text) ?? []), `${p.name} (${file})`]);
     }
   }
+  const rule = '='.repeat(78);
+  const lighthouse = packages.find(p => p.name === 'lighthouse');
   const lines = [
-    '## build/vendor/lighthouse.mjs',
-    '',
-    'Lighthouse and the packages it bundles (scripts/vendor/lighthouse.mjs):',
-    '',
+    rule,
+    `Lighthouse ${lighthouse?.version} and the packages bundled with it (npm)`,
+    `Into: build/vendor/${OUTPUT_NAME} (scripts/vendor/lighthouse.mjs)`,
+    'Packages (name, version, licence, author):',
     ...packages.map(
       p =>
         `- ${p.name} ${p.version} (${p.license})${p.author ? `, ${p.author}` : ''}${p.licenseFiles.length ? '' : ': no licence file in the package'}`,
     ),
   ];
   for (const [text, owners] of texts) {
-    lines.push('', `### ${owners.join(', ')}`, '', text);
+    lines.push('', '-'.repeat(78), `Licence text of ${owners.join(', ')}:`, '', text);
   }
   return lines.join('\n') + '\n';
 }
@@ -476,13 +460,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stdout.write(await notices());
     process.exit(0);
   }
-  const result = await build({force: process.argv.includes('--force')});
+  const result = await build();
   for (const warning of result.warnings) {
     console.error(`warning: ${warning}`);
   }
   console.error(
-    result.skipped
-      ? `${relative(process.cwd(), result.outfile)} is up to date`
-      : `built ${relative(process.cwd(), result.outfile)} (${(result.bytes / 1e6).toFixed(2)} MB in ${result.ms} ms)`,
+    `built ${relative(process.cwd(), result.outfile)} (${(result.bytes / 1e6).toFixed(2)} MB in ${result.ms} ms)`,
   );
 }

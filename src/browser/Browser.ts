@@ -107,12 +107,6 @@ export class Browser {
 
   #onAttached({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const c = this.connection;
-    const tracked = this.#pages.get(targetInfo.targetId);
-    if (tracked && !tracked.closed && tracked.session.id !== sessionId) {
-      // A second session to a page we already drive: one we opened ourselves
-      // with Target.attachToTarget (Lighthouse's). Its opener owns it.
-      return;
-    }
     if (this.urlPolicy.active && WORKER_TYPES.has(targetInfo.type)) {
       // Workers fetch on their own: they stay attached so the URL policy applies to them.
       const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
@@ -123,6 +117,12 @@ export class Browser {
           .catch((error: unknown) => debug(`URL policy not applied to ${targetInfo.type} ${targetInfo.url}`, error)),
         waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
       ]);
+      return;
+    }
+    const tracked = this.#pages.get(targetInfo.targetId);
+    if (tracked && tracked.auxiliaryAttaches > 0 && tracked.session.id !== sessionId) {
+      // A second session someone on our side asked for (DevTools' CSS model, Lighthouse): not a new page.
+      tracked.auxiliaryAttaches--;
       return;
     }
     if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {

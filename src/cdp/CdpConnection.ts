@@ -30,8 +30,6 @@ export interface RawEvent {
 }
 
 type Listener = (params: never) => void;
-/** Receives every event of one session (Puppeteer's '*' listener). */
-export type SessionEventListener = (method: string, params: unknown) => void;
 
 interface Pending {
   method: string;
@@ -58,7 +56,6 @@ export class CdpConnection {
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #sessions = new Map<string, CdpSession>();
-  readonly #sessionListeners = new Map<string, Set<SessionEventListener>>();
   readonly #closeHandlers = new Set<() => void>();
   #nextId = 1;
   #closed = false;
@@ -83,7 +80,7 @@ export class CdpConnection {
   /** Open sessions and commands awaiting an answer (diagnostics, leak checks). */
   get stats(): {sessions: number; pending: number; listeners: number} {
     let listeners = 0;
-    for (const set of [...this.#listeners.values(), ...this.#sessionListeners.values()]) {
+    for (const set of this.#listeners.values()) {
       listeners += set.size;
     }
     return {sessions: this.#sessions.size, pending: this.#pending.size, listeners};
@@ -163,8 +160,8 @@ export class CdpConnection {
   /**
    * Opens an extra flat session to a target we may already drive (for a
    * client with its own domain state, such as Lighthouse). Chrome also
-   * reports it as Target.attachedToTarget; owners of targets ignore sessions
-   * they did not create.
+   * reports it as Target.attachedToTarget: whoever tracks the target must be
+   * told beforehand not to take it for a new one.
    */
   async attachToTarget(targetId: string, type: string, timeoutMs?: number): Promise<CdpSession> {
     const {sessionId} = await this.send('Target.attachToTarget', {targetId, flatten: true}, undefined, timeoutMs);
@@ -191,7 +188,6 @@ export class CdpConnection {
   detachSession(sessionId: string): void {
     const session = this.#sessions.get(sessionId);
     this.#sessions.delete(sessionId);
-    this.#sessionListeners.delete(sessionId);
     for (const [id, pending] of this.#pending) {
       if (pending.sessionId === sessionId) {
         this.#pending.delete(id);
@@ -218,22 +214,6 @@ export class CdpConnection {
     return this.#subscribe(key, listener);
   }
 
-  /** @internal used by CdpSession: every event of one session. */
-  subscribeSession(sessionId: string, listener: SessionEventListener): () => void {
-    let set = this.#sessionListeners.get(sessionId);
-    if (!set) {
-      set = new Set();
-      this.#sessionListeners.set(sessionId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#sessionListeners.get(sessionId) === set) {
-        this.#sessionListeners.delete(sessionId);
-      }
-    };
-  }
-
   #subscribe(key: string, listener: Listener): () => void {
     let set = this.#listeners.get(key);
     if (!set) {
@@ -250,9 +230,6 @@ export class CdpConnection {
   }
 
   #dispatch(message: RawEvent): void {
-    if (message.sessionId) {
-      this.#emitToSession(message.sessionId, message.method, message.params);
-    }
     if (message.method === 'Target.detachedFromTarget') {
       const {sessionId} = message.params as {sessionId: string};
       // Deliver first so owners can still see which session it was.
@@ -262,19 +239,8 @@ export class CdpConnection {
     }
     const key = message.sessionId ? `${message.sessionId}:${message.method}` : message.method;
     this.#emit(key, message.params);
-  }
-
-  #emitToSession(sessionId: string, method: string, params: unknown): void {
-    const set = this.#sessionListeners.get(sessionId);
-    if (!set) {
-      return;
-    }
-    for (const listener of [...set]) {
-      try {
-        listener(method, params);
-      } catch (error) {
-        debug(`session listener for ${method} threw`, error);
-      }
+    if (message.sessionId) {
+      this.#emit(`${message.sessionId}:*`, message);
     }
   }
 
@@ -305,7 +271,6 @@ export class CdpConnection {
       session.markDetached();
     }
     this.#sessions.clear();
-    this.#sessionListeners.clear();
     for (const handler of this.#closeHandlers) {
       handler();
     }
@@ -350,9 +315,9 @@ export class CdpSession {
     return this.connection.subscribe(`${this.id}:${event}`, listener);
   }
 
-  /** Every event of this session, with its method name. */
-  onAny(listener: SessionEventListener): () => void {
-    return this.connection.subscribeSession(this.id, listener);
+  /** Every event of this session, raw (for DevTools' own models, which dispatch by method themselves). */
+  onAnyEvent(listener: (event: RawEvent) => void): () => void {
+    return this.connection.subscribe(`${this.id}:*`, listener);
   }
 
   onDetached(handler: () => void): () => void {

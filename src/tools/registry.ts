@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
+import {getCssStyles} from './css.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
@@ -10,6 +11,7 @@ import {lighthouseAudit} from './lighthouse.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
@@ -45,6 +47,10 @@ export const TOOL_SOURCES: ToolSource[] = [
   lighthouseAudit,
   screencastStart,
   screencastStop,
+  performanceStartTrace,
+  performanceStopTrace,
+  performanceAnalyzeInsight,
+  getCssStyles,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */

@@ -1,4 +1,5 @@
 import type {CdpCommand, Protocol} from '../../../protocol/index.js';
+import type {Page} from '../../browser/Page.js';
 import type {CdpConnection, CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpProtocolError, TargetClosedError} from '../../cdp/errors.js';
 import {debug} from '../../util/logger.js';
@@ -18,9 +19,18 @@ export class LighthouseSessions {
 
   constructor(readonly connection: CdpConnection) {}
 
-  /** What `page.target().createCDPSession()` does in Puppeteer: a new flat session to the target. */
-  async attach(targetId: string): Promise<LighthouseCdpSession> {
-    const session = await this.connection.attachToTarget(targetId, 'page', ATTACH_TIMEOUT_MS);
+  /** What `page.target().createCDPSession()` does in Puppeteer: a new flat session to the tab. */
+  async attach(page: Page): Promise<LighthouseCdpSession> {
+    // Announced first: Chrome reports the attach before it answers, and the
+    // browser model must not take this session for a new page.
+    page.auxiliaryAttaches++;
+    let session: CdpSession;
+    try {
+      session = await this.connection.attachToTarget(page.targetId, 'page', ATTACH_TIMEOUT_MS);
+    } catch (error) {
+      page.auxiliaryAttaches--;
+      throw error;
+    }
     return this.adopt(session);
   }
 
@@ -62,7 +72,7 @@ export class LighthouseCdpSession {
     this.#session = session;
     this.#sessions = sessions;
     this.#parent = parent;
-    this.#off = session.onAny((method, params) => this.#onEvent(method, params));
+    this.#off = session.onAnyEvent(({method, params}) => this.#onEvent(method, params));
     session.onDetached(() => this.#off());
   }
 

@@ -1,6 +1,4 @@
-import {existsSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
-
+import {loadLighthouseModule} from '../vendor.js';
 import type {LighthouseCdpSession} from './LighthouseSession.js';
 
 /** What Lighthouse needs of a Puppeteer page: its URL and a way to open a CDP session to it. */
@@ -84,24 +82,10 @@ export interface LighthouseBundle {
   };
 }
 
-/** Built by scripts/vendor/lighthouse.mjs during `npm run build`. */
-const BUNDLE_URL = new URL('../../../vendor/lighthouse.mjs', import.meta.url);
-
-let loading: Promise<LighthouseBundle> | undefined;
-
 /**
- * Imports the Lighthouse bundle on first use (about 0.3 s; it also installs
- * the few ES2024 built-ins Node 20 lacks). Later calls share the module.
+ * Imports the Lighthouse bundle on first use (it is 2.5 MB: never at server
+ * start), after the Node 20 polyfills. Later calls share the module.
  */
 export function loadLighthouse(): Promise<LighthouseBundle> {
-  loading ??= (async () => {
-    if (!existsSync(fileURLToPath(BUNDLE_URL))) {
-      throw new Error(
-        `The Lighthouse bundle is missing (${fileURLToPath(BUNDLE_URL)}). Run "npm run build" to create it.`,
-      );
-    }
-    return (await import(BUNDLE_URL.href)) as LighthouseBundle;
-  })();
-  loading.catch(() => (loading = undefined));
-  return loading;
+  return loadLighthouseModule<LighthouseBundle>();
 }

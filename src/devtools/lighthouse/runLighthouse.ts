@@ -70,7 +70,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
   const sessions = new LighthouseSessions(page.session.connection);
   const lhPage: LighthousePage = {
     url: () => page.url,
-    target: () => ({createCDPSession: () => sessions.attach(page.targetId)}),
+    target: () => ({createCDPSession: () => sessions.attach(page)}),
   };
   const loaderBefore = page.loaderId;
   const logger = lighthouse.lighthouseLogger;
