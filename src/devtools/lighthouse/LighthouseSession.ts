@@ -16,11 +16,15 @@ const ATTACH_TIMEOUT_MS = 10_000;
  */
 export class LighthouseSessions {
   readonly #open = new Set<LighthouseCdpSession>();
+  #disposed = false;
 
   constructor(readonly connection: CdpConnection) {}
 
   /** What `page.target().createCDPSession()` does in Puppeteer: a new flat session to the tab. */
   async attach(page: Page): Promise<LighthouseCdpSession> {
+    if (this.#disposed) {
+      throw new Error('The Lighthouse run was stopped.');
+    }
     // Announced first: Chrome reports the attach before it answers, and the
     // browser model must not take this session for a new page.
     page.auxiliaryAttaches++;
@@ -37,17 +41,19 @@ export class LighthouseSessions {
   /** @internal Wraps a session of this run: the root, or a child auto-attached under `parent`. */
   adopt(session: CdpSession, parent?: CdpSession): LighthouseCdpSession {
     const adapter = new LighthouseCdpSession(session, this, parent);
+    if (this.#disposed) {
+      // Attached after the run was stopped (a run that timed out goes on for a while).
+      void adapter.detach();
+      return adapter;
+    }
     this.#open.add(adapter);
     session.onDetached(() => this.#open.delete(adapter));
     return adapter;
   }
 
-  get size(): number {
-    return this.#open.size;
-  }
-
-  /** Detaches every session still open, children first. */
+  /** Detaches every session still open, children first; later ones are refused or detached at once. */
   async dispose(): Promise<void> {
+    this.#disposed = true;
     const open = [...this.#open];
     this.#open.clear();
     await Promise.all(open.filter(a => a.isChild).map(a => a.detach()));

@@ -81,6 +81,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
   const timeoutMs = options.timeoutMs ?? LIGHTHOUSE_RUN_TIMEOUT_MS;
   const watcher = watchPage(page);
   let result: {lhr: Lhr} | undefined;
+  let restoreError: unknown;
   try {
     report(`Running Lighthouse (${options.mode}, ${options.device})`, true);
     const run =
@@ -101,8 +102,15 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
     await sessions.dispose();
     if (!page.closed) {
       report('Restoring the page state', true);
-      await reapplyEmulation(page);
+      // Reported below, unless the audit failed: then its own error is the one to see.
+      await reapplyEmulation(page).catch((error: unknown) => (restoreError = error));
     }
+  }
+  if (restoreError !== undefined) {
+    throw new Error(
+      `Lighthouse finished, but the page's emulation could not be restored (${errorMessage(restoreError)}). Call emulate to set it again.`,
+      {cause: restoreError},
+    );
   }
   if (!result) {
     throw new Error('Lighthouse audit failed.');
