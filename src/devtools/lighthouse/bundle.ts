@@ -83,7 +83,7 @@ export interface LighthouseBundle {
 }
 
 /**
- * Imports the Lighthouse bundle on first use (it is 2.5 MB: never at server
+ * Imports the Lighthouse bundle on first use (it is 2.4 MB: never at server
  * start), after the Node 20 polyfills. Later calls share the module.
  */
 export function loadLighthouse(): Promise<LighthouseBundle> {
