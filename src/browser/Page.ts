@@ -140,8 +140,12 @@ export class Page {
       }
       await enabled;
       const {frameTree} = await tree;
-      this.loaderId ||= frameTree.frame.loaderId;
-      this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      // A main-frame navigation seen while we waited (a popup loading its
+      // first document) is newer than this tree: keep its URL.
+      if (!this.loaderId) {
+        this.loaderId = frameTree.frame.loaderId;
+        this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      }
       this.#ready.resolve();
     } catch (error) {
       debug(`page ${this.id} init failed`, error);
