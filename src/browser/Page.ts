@@ -140,11 +140,13 @@ export class Page {
       }
       await enabled;
       const {frameTree} = await tree;
-      // A main-frame navigation seen while we waited (a popup loading its
-      // first document) is newer than this tree: keep its URL.
-      if (!this.loaderId) {
-        this.loaderId = frameTree.frame.loaderId;
-        this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      const treeUrl = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      // A tree of the initial empty document (a popup) is older than a
+      // navigation seen while we waited: keep that navigation's URL.
+      const navigatedMeanwhile = this.loaderId !== '' && (treeUrl === '' || treeUrl === 'about:blank');
+      this.loaderId ||= frameTree.frame.loaderId;
+      if (!navigatedMeanwhile) {
+        this.url = treeUrl;
       }
       this.#ready.resolve();
     } catch (error) {
