@@ -10,6 +10,7 @@ import type {Browser} from '../browser/Browser.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
@@ -20,8 +21,12 @@ import {
   performNavigation,
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
+import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
 import {startRecording, stopRecording} from '../browser/recording/screencast.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
+import {parseStorageText} from '../browser/storageFormat.js';
+import {applyStorageState, captureStorageState} from '../browser/storageState.js';
 import {waitForText} from '../browser/waitForText.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
@@ -48,6 +53,7 @@ import type {
   ToolNetwork,
   ToolPage,
   ToolScreencast,
+  ToolStorage,
   ToolTracing,
 } from './context.js';
 
@@ -85,6 +91,10 @@ export class BrowserHandle implements ToolBrowser {
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
     return new PageHandle(await this.browser.newPage(options), this);
   }
+
+  downloads(): readonly DownloadRecord[] {
+    return this.browser.downloads.list();
+  }
 }
 
 export class PageHandle implements ToolPage {
@@ -92,6 +102,7 @@ export class PageHandle implements ToolPage {
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
   readonly screencast: ToolScreencast;
+  readonly storage: ToolStorage;
 
   constructor(
     readonly page: Page,
@@ -101,10 +112,13 @@ export class PageHandle implements ToolPage {
     this.console = pageConsole(page, owner.files, owner.config);
     this.network = pageNetwork(page);
     this.screencast = pageScreencast(page);
+    this.storage = pageStorage(page, owner.browser);
     this.#connection = () => owner.browser.connection;
+    this.#owner = owner;
   }
 
   readonly #connection: () => Browser['connection'];
+  readonly #owner: BrowserHandle;
 
   get id(): number {
     return this.page.id;
@@ -120,6 +134,10 @@ export class PageHandle implements ToolPage {
 
   get emulation(): Readonly<EmulationState> {
     return this.page.emulation;
+  }
+
+  get contextLabel(): string {
+    return this.page.contextName ? `isolated context "${this.page.contextName}"` : 'the default browser context';
   }
 
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome> {
@@ -140,6 +158,14 @@ export class PageHandle implements ToolPage {
 
   screenshot(request: ScreenshotRequest): Promise<string> {
     return captureScreenshot(this.page, request);
+  }
+
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {
+    return sendRawCommand(this.#owner.browser, this.page, method, params, target);
+  }
+
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {
+    return extractPageText(this.page, format, uid);
   }
 
   emulate(state: EmulationState): Promise<void> {
@@ -236,5 +262,16 @@ function pageNetwork(page: Page): ToolNetwork {
     find: id => collector().findById(id),
     requestBody: (record: NetworkRecord) => requestBody(record),
     responseBody: (record: NetworkRecord) => responseBody(record),
+    mock: spec => page.mocks.add(spec),
+    clearMocks: urlPattern => page.mocks.clear(urlPattern),
+    mocks: () => page.mocks.list(),
+  };
+}
+
+function pageStorage(page: Page, browser: Browser): ToolStorage {
+  return {
+    save: () => captureStorageState(browser, page),
+    parse: text => parseStorageText(text),
+    load: state => applyStorageState(browser, page, state),
   };
 }
