@@ -41,6 +41,12 @@ export const FLAG_RULES: readonly FlagRule[] = [
   },
   {flag: 'wsHeaders', needs: ['wsEndpoint']},
   {excludes: [['blockedUrlPattern'], ['allowedUrlPattern']]},
+  {
+    flag: 'experimentalFfmpegPath',
+    needs: ['experimentalScreencast'],
+    message:
+      '--experimentalFfmpegPath is for the legacy screencast recorder: add --experimentalScreencast, or drop the path (Chrome records without ffmpeg).',
+  },
 ];
 
 /** Raw values by flag name, as far as the rules need them. */

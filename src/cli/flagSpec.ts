@@ -61,6 +61,8 @@ export interface NumberSpec extends CommonSpec {
   min?: number;
   /** Largest accepted value. */
   max?: number;
+  /** Only whole numbers. */
+  integer?: boolean;
   /** Without one, the Config field is optional. */
   default?: number;
 }

@@ -166,6 +166,28 @@ export const FLAGS = defineFlags({
     max: 100,
     description: 'Default jpeg and webp quality of `take_screenshot`.',
   },
+  screencastFps: {
+    type: 'number',
+    group: 'tools',
+    alias: ['experimentalScreencastFps'],
+    placeholder: '<fps>',
+    min: 1,
+    integer: true,
+    description:
+      'Frame rate of `screencast_start` recordings: the most Chrome records, or the constant rate of the legacy recorder (30 without this flag).',
+  },
+  experimentalScreencast: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Record screencasts the legacy way: PNG frames piped to ffmpeg (`.mp4` or `.webm`). Without it Chrome records `.mp4` itself and no ffmpeg is needed.',
+  },
+  experimentalFfmpegPath: {
+    type: 'string',
+    group: 'tools',
+    placeholder: '<path>',
+    description: 'The ffmpeg binary of the legacy screencast recorder (default: `ffmpeg` from PATH).',
+  },
   redactNetworkHeaders: {
     type: 'boolean',
     group: 'tools',

@@ -38,6 +38,9 @@ function valueOf(flag: string, spec: FlagSpec, raw: RawOf<FlagSpec>): unknown {
     }
     case 'number': {
       const n = raw as number;
+      if (spec.integer && !Number.isInteger(n)) {
+        throw new Error(`--${flag} must be a whole number, not ${n}.`);
+      }
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
         const range =
           spec.min === undefined

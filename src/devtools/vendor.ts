@@ -19,6 +19,7 @@ export const VENDOR_FILES = {
   css: 'devtools-css.mjs',
   heapSnapshot: 'devtools-heap-snapshot.mjs',
   traceCategories: 'trace-categories.json',
+  lighthouse: 'lighthouse.mjs',
 } as const;
 
 export type VendorFile = keyof typeof VENDOR_FILES;
@@ -81,6 +82,11 @@ export function loadTraceBundle(): Promise<TraceBundle> {
 /** DevTools' SDK target with the DOM and CSS models. */
 export function loadCssBundle(): Promise<CssBundle> {
   return loadDevTools<CssBundle>('css');
+}
+
+/** Lighthouse (scripts/vendor/lighthouse.mjs); its types are in devtools/lighthouse/bundle.ts. */
+export function loadLighthouseModule<T>(): Promise<T> {
+  return importOnce<T>('lighthouse', loadPolyfills);
 }
 
 /**

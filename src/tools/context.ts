@@ -18,6 +18,7 @@ import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
 import type {PageText, PageTextFormat} from '../browser/pageText.js';
 import type {RawOutcome, RawTarget} from '../browser/rawCdp.js';
+import type {VideoContainer} from '../browser/recording/ffmpegRecorder.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
@@ -25,6 +26,7 @@ import type {StorageState} from '../browser/storageFormat.js';
 import type {StorageLoadReport} from '../browser/storageState.js';
 import type {Config} from '../cli/options.js';
 import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
+import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse/runLighthouse.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ProgressReporter} from '../util/progress.js';
 
@@ -40,6 +42,10 @@ export interface ToolFiles {
   saveTemporary(data: Uint8Array | string, filename: string): Promise<string>;
   /** Like save, for content produced chunk by chunk (removed again if producing fails). */
   saveStreamed(path: string, ext: string, produce: (write: (chunk: string) => void) => Promise<void>): Promise<string>;
+  /** A path for `filename` in a fresh temp folder, for a file written later. */
+  temporaryPath(filename: string): Promise<string>;
+  /** Removes the temp folder temporaryPath made for `path`. */
+  discardTemporary(path: string): Promise<void>;
 }
 
 /** Heap snapshots loaded for analysis (in the heap host process) and those taken in this session. */
@@ -75,7 +81,8 @@ export interface ToolBrowser {
   pageCount(): number;
   /** Makes a page the selected one; throws for unknown ids. */
   selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void>;
-  closePage(pageId: number): Promise<void>;
+  /** Closes a page; a screencast it was recording is stopped and saved first (its path is returned). */
+  closePage(pageId: number): Promise<{savedRecording?: string}>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   /** Every download of this browser session, oldest first. */
@@ -111,6 +118,12 @@ export interface ToolPage {
   resize(width: number, height: number): Promise<void>;
   /** A heap snapshot of the page's JS heap, handed to `write` chunk by chunk as Chrome sends it. */
   captureHeapSnapshot(write: (chunk: string) => void, onProgress?: HeapSnapshotProgress): Promise<void>;
+  /**
+   * Runs a Lighthouse audit of the page over a session of its own; Lighthouse
+   * emulates the device (and reloads the page in navigation mode), after which
+   * the page's own emulation is restored.
+   */
+  lighthouse(options: {mode: AuditMode; device: AuditDevice; progress: ProgressReporter}): Promise<LighthouseRun>;
   /** Starts the server's performance trace on this page (optionally of a fresh reload). */
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
   /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
@@ -121,7 +134,18 @@ export interface ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly screencast: ToolScreencast;
   readonly storage: ToolStorage;
+}
+
+/** The page's screencast (video) recording: one at a time per page. */
+export interface ToolScreencast {
+  /** Where the recording in progress will be saved; undefined when none is. */
+  readonly filePath: string | undefined;
+  /** Starts recording with Chrome's recorder (mp4), or with ffmpeg when `ffmpeg` is given. */
+  start(options: {filePath: string; fps?: number; ffmpeg?: {container: VideoContainer; path?: string}}): Promise<void>;
+  /** Stops the recording and returns its video; afterwards (also on failure) none is in progress. */
+  stop(): Promise<{filePath: string; data: Uint8Array}>;
 }
 
 /** The login state (cookies and web storage) of the page's browser context. */

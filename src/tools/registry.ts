@@ -8,6 +8,7 @@ import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource
 import {listDownloads} from './downloads.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
+import {lighthouseAudit} from './lighthouse.js';
 import {
   closeHeapSnapshot,
   getHeapSnapshotClassNodes,
@@ -33,6 +34,7 @@ import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.j
 import {getPageText} from './pageText.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {sendCdpCommand} from './rawCdp.js';
+import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
@@ -65,6 +67,9 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  lighthouseAudit,
+  screencastStart,
+  screencastStop,
   mockNetworkRequest,
   clearNetworkMocks,
   saveStorageState,

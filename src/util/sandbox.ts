@@ -1,9 +1,12 @@
 import {constants} from 'node:fs';
-import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath, unlink} from 'node:fs/promises';
+import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath, rm, unlink} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
+import {basename, dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
 import {finished} from 'node:stream/promises';
 import {fileURLToPath} from 'node:url';
+
+/** Temp folders we create are named like this (the reference uses chrome-devtools-mcp-). */
+const TEMP_PREFIX = 'cdp-mcp-';
 
 /**
  * Where tools may write files: the MCP client's roots plus the OS temp dir.
@@ -146,8 +149,20 @@ export class PathSandbox {
 
   /** A fresh private temp folder per file, as the reference does. */
   async saveTemporary(data: Uint8Array | string, filename: string): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'cdp-mcp-'));
-    return this.save(data, join(dir, filename), extname(filename));
+    return this.save(data, await this.temporaryPath(filename), extname(filename));
+  }
+
+  /** A path for `filename` in a fresh private temp folder, for a file written later. */
+  async temporaryPath(filename: string): Promise<string> {
+    return join(await mkdtemp(join(tmpdir(), TEMP_PREFIX)), filename);
+  }
+
+  /** Removes the temp folder temporaryPath made for `path` (nothing else). */
+  async discardTemporary(path: string): Promise<void> {
+    const dir = dirname(path);
+    if (dirname(dir) === tmpdir() && basename(dir).startsWith(TEMP_PREFIX)) {
+      await rm(dir, {recursive: true, force: true});
+    }
   }
 }
 

@@ -176,3 +176,29 @@ describe('pipeline argument checks (no browser needed)', () => {
     assert.match(unknown.text, /^Unknown tool "navigate"\. Did you mean "navigate_page"/);
   });
 });
+
+describe('screencast_start', () => {
+  it('keeps the legacy recorder to .mp4 and .webm, any case, .mp4 when there is none', async () => {
+    const {legacyExtension} = await import('../../src/tools/screencast.js');
+    assert.equal(legacyExtension('/x/clip.WEBM'), '.webm');
+    assert.equal(legacyExtension('/x/clip.mp4'), '.mp4');
+    assert.equal(legacyExtension('/x/clip'), '.mp4');
+    assert.equal(legacyExtension(undefined), '.mp4');
+    assert.throws(
+      () => legacyExtension('/x/clip.gif'),
+      /^Error: Unsupported screencast file extension "\.gif"\. Supported formats: \.webm, \.mp4 \(case-insensitive\)\.$/,
+    );
+  });
+
+  it('describes what the configured recorder writes', () => {
+    const describeFile = (config: Config) =>
+      (
+        createTools(config).find(t => t.tool.name === 'screencast_start')?.inputSchema['properties'] as Record<
+          string,
+          {description: string}
+        >
+      )['filePath']?.description;
+    assert.match(describeFile(DEFAULT_CONFIG) ?? '', /saved as \.mp4/);
+    assert.match(describeFile(parseConfig(['--experimentalScreencast'])) ?? '', /\.mp4 or \.webm/);
+  });
+});

@@ -74,3 +74,25 @@ describe('parseConfig', () => {
     assert.deepEqual(c.wsHeaders, {Authorization: 'Bearer t', n: '1'});
   });
 });
+
+describe('screencast flags', () => {
+  it('takes the legacy recorder, its ffmpeg and a frame rate (also under its old name)', () => {
+    const c = parseConfig([
+      '--experimentalScreencast',
+      '--experimentalFfmpegPath',
+      '/opt/ffmpeg',
+      '--screencastFps=12',
+    ]);
+    assert.equal(c.experimentalScreencast, true);
+    assert.equal(c.experimentalFfmpegPath, '/opt/ffmpeg');
+    assert.equal(c.screencastFps, 12);
+    assert.equal(parseConfig(['--experimentalScreencastFps', '5']).screencastFps, 5);
+    assert.equal(parseConfig([]).experimentalScreencast, false);
+  });
+
+  it('refuses an ffmpeg path without the legacy recorder, and frame rates that are not positive integers', () => {
+    assert.throws(() => parseConfig(['--experimentalFfmpegPath', '/opt/ffmpeg']), /add --experimentalScreencast/);
+    assert.throws(() => parseConfig(['--screencastFps', '0']), /--screencastFps must be at least 1, not 0\./);
+    assert.throws(() => parseConfig(['--screencastFps', '2.5']), /--screencastFps must be a whole number, not 2\.5\./);
+  });
+});
