@@ -8,25 +8,16 @@ import type {AddressInfo} from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import {buttonsPage} from '../src/testing/fixtures.js';
+
+export {buttonsPage};
+
 const HEAD = '<meta charset="utf-8"><link rel="icon" href="data:,">';
 const page = (title: string, body: string) =>
   `<!doctype html><html><head>${HEAD}<title>${title}</title></head><body>${body}</body></html>`;
 
 export function simplePage(): string {
   return page('Simple', '<h1>Hello</h1><p>Simple page</p>');
-}
-
-/** n buttons nested as main>section>div>ul>li>div>button, 100 per section. */
-export function buttonsPage(n: number): string {
-  const parts: string[] = [];
-  for (let s = 0; s < n; s += 100) {
-    parts.push('<section><div><ul>');
-    for (let i = s; i < Math.min(n, s + 100); i++) {
-      parts.push(`<li><div><button type="button" id="b${i + 1}">Button ${i + 1}</button></div></li>`);
-    }
-    parts.push('</ul></div></section>');
-  }
-  return page(`Buttons ${n}`, `<main>${parts.join('')}</main>`);
 }
 
 /**

@@ -40,7 +40,7 @@ export function toolShapes(tools: Iterable<ToolInfo>): string[] {
       const req = new Set(t.inputSchema.required ?? []);
       const ps = Object.entries(t.inputSchema.properties ?? {}).map(
         ([k, v]) =>
-          `${k}${req.has(k) ? '' : '?'}: ${Array.isArray(v.enum) ? v.enum.map(x => JSON.stringify(x)).join('|') : String(v.type ?? 'any')}`,
+          `${k}${req.has(k) ? '' : '?'}: ${Array.isArray(v.enum) ? v.enum.map(x => JSON.stringify(x)).join('|') : JSON.stringify(v.type ?? 'any')}`,
       );
       return `${t.name}(${ps.join(', ')})`;
     })

@@ -151,6 +151,7 @@ export class Session {
       await s.close();
       throw new Error(
         `${spec.side} failed to start: ${(e as Error).message}; stderr: ${oneLine(s.stderrTail.join(''), 400)}`,
+        {cause: e},
       );
     }
   }

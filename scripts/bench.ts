@@ -139,7 +139,7 @@ function parseOptions(argv: string[]): Options {
       case '--help':
       case '-h':
         console.log(HELP);
-        process.exit(0);
+        return process.exit(0);
       case '--iterations':
         o.iterations = Math.max(1, num());
         break;
@@ -290,8 +290,9 @@ async function runWarm(sessions: Session[], o: Options, fx: FixtureServer, files
     const total = warm + Math.min(o.iterations, sc.maxIterations ?? Infinity);
     const st = new Map<Side, {c: Ctx; error?: string; samples: number[]; last?: CallResult}>();
     for (const s of sessions) {
-      const c: Ctx = {i: 0, total, uids: [], url: fx.url, files, pageId: s.pageId, state: {}};
-      st.set(s.side, {c, samples: [], error: (await safe(() => prepare(s, sc, c, fx))) as string | undefined});
+      const c: Ctx = {i: 0, total, uids: [], url: (p: string) => fx.url(p), files, pageId: s.pageId, state: {}};
+      const error = await safe(() => prepare(s, sc, c, fx));
+      st.set(s.side, {c, samples: [], error});
     }
     for (let i = 0; i < total && !dl.hit; i++) {
       for (const s of ordered(sessions, i)) {

@@ -78,7 +78,12 @@ for (const file of files) {
 if (circles.length) {
   console.error(`Import circles under ${relative(process.cwd(), root)}/ (type-only imports included):`);
   for (const circle of circles) {
-    console.error(`- ${circle.map(f => relative(root, f)).sort().join(' ↔ ')}`);
+    console.error(
+      `- ${circle
+        .map(f => relative(root, f))
+        .sort()
+        .join(' ↔ ')}`,
+    );
   }
   console.error('Move the shared piece into the lower module (or a new one both import), so imports go one way.');
   process.exit(1);

@@ -9,11 +9,16 @@ const tier = process.argv[2] ?? 'all';
 const roots = tier === 'all' ? ['build/test/unit', 'build/test/e2e'] : [`build/test/${tier}`];
 const files = [];
 const walk = dir => {
-  if (!existsSync(dir)) return;
+  if (!existsSync(dir)) {
+    return;
+  }
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith('.test.js')) files.push(path);
+    if (statSync(path).isDirectory()) {
+      walk(path);
+    } else if (name.endsWith('.test.js')) {
+      files.push(path);
+    }
   }
 };
 roots.forEach(walk);

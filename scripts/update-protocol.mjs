@@ -2,7 +2,7 @@
 // Regenerates protocol/protocol.json (the CDP descriptor we hand to
 // chrome-remote-interface) from the pinned devtools-protocol package, so that
 // connecting never downloads /json/protocol from the browser.
-import {readFileSync, writeFileSync, existsSync} from 'node:fs';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';

@@ -2,13 +2,11 @@ import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import type {EmulationState} from './emulation.js';
+import type {EmulationState} from './emulationState.js';
 import {PageFrames} from './frames.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
-import {PROBE_SOURCE} from './probe.js';
+import {PROBE_SOURCE, probeCall} from './probe.js';
 import {UrlPolicy} from './urlPolicy.js';
-
-export type {EmulationState} from './emulation.js';
 
 export type DialogType = Protocol.Page.DialogType;
 
@@ -32,9 +30,26 @@ export interface ResolvedElement {
   frameId: string;
 }
 
+/** What input tools need to know about a snapshot node besides its element. */
+export interface ElementSummary {
+  role: string;
+  /** The node's `option` children (a select or listbox), with their uids. */
+  options: Array<{name: string; uid: string | undefined}>;
+}
+
+/** The error for a uid whose element left the page (or its document). */
+export function staleElementError(uid: string, cause?: unknown): Error {
+  return new Error(
+    `Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`,
+    cause === undefined ? undefined : {cause},
+  );
+}
+
 /** Maps snapshot uids to live elements; provided by the snapshot layer. */
 export interface ElementResolver {
   resolve(uid: string): Promise<ResolvedElement>;
+  /** Role and options of the node behind a uid; throws the unknown-uid error. */
+  describe(uid: string): ElementSummary;
   /** The uid a DOM node has in the latest snapshot, if any (links DevTools issues to elements). */
   uidForBackendNodeId?(backendNodeId: number): string | undefined;
 }
@@ -167,6 +182,22 @@ export class Page {
     return this.displayTitle;
   }
 
+  /** Accepts or dismisses the open dialog (as handle_dialog asks); throws when none is open. */
+  async answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
+    if (!this.dialog) {
+      throw new Error('No open dialog found');
+    }
+    await this.session
+      .send('Page.handleJavaScriptDialog', {accept, ...(accept && promptText !== undefined ? {promptText} : {})})
+      .catch(() => undefined); // Already closed elsewhere.
+    this.dialog = undefined;
+  }
+
+  /** Focuses the tab and brings it to the front. */
+  async bringToFront(): Promise<void> {
+    await this.session.send('Page.bringToFront');
+  }
+
   /** Throws when an unanswered dialog blocks the page. */
   throwIfDialogOpen(): void {
     if (this.dialog) {
@@ -185,7 +216,7 @@ export class Page {
     const install = this.#probeLoader === this.loaderId ? '' : `${PROBE_SOURCE};`;
     const result = await this.session.trySend(
       'Runtime.evaluate',
-      {expression: `${install}globalThis[Symbol.for('cdp-mcp.probe')]?.mark()`, returnByValue: true},
+      {expression: `${install}${probeCall('mark')}`, returnByValue: true},
       2_000,
     );
     if (result && !result.exceptionDetails) {

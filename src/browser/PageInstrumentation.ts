@@ -3,7 +3,7 @@ import type {CdpSession} from '../cdp/CdpConnection.js';
 import {debug, warn} from '../util/logger.js';
 import {ConsoleCollector} from './collectors/ConsoleCollector.js';
 import {MAX_POST_DATA_BYTES, NetworkCollector} from './collectors/NetworkCollector.js';
-import {applySessionEmulation, type EmulationState, type SessionKind} from './emulation.js';
+import {applySessionEmulation, type EmulationState, type SessionKind} from './emulationState.js';
 import {SourceMaps} from './sourceMaps.js';
 import type {UrlPolicy} from './urlPolicy.js';
 

@@ -6,10 +6,10 @@
  */
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import type {ArgumentText, SymbolizedStack} from '../response/formatConsole.js';
 import {argumentText, type ConsoleApiEntry, type ConsoleEntry, type IssueEntry} from './collectors/ConsoleCollector.js';
 import type {NetworkCollector} from './collectors/NetworkCollector.js';
 import type {SourceMapAccess, SourceMaps} from './sourceMaps.js';
+import type {ArgumentText, SymbolizedStack} from './stacks.js';
 
 /** Bound of reading one argument or error property from the page. */
 const ARG_TIMEOUT_MS = 2_000;
@@ -146,7 +146,7 @@ export function issueAffectedLines(
   redact: boolean,
 ): string[] {
   return entry.occurrences.map(({details}) => {
-    const data = structuredClone(details) as Record<string, unknown>;
+    const data: Record<string, unknown> = structuredClone(details);
     const prefix: string[] = [];
     delete data['frameId'];
     const request = data['request'] as {requestId?: string; url?: string} | undefined;

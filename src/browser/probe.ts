@@ -16,8 +16,16 @@
 /** sourceURL of the probe, so stack traces shown to agents can leave its frames out. */
 export const PROBE_URL = 'cdp-mcp-probe.js';
 
+/** The registered symbol the probe lives under. */
+const PROBE_KEY = 'cdp-mcp.probe';
+
+/** An expression calling a probe method in the page, undefined when the document has no probe. */
+export function probeCall(method: 'mark' | 'settle', ...args: number[]): string {
+  return `globalThis[Symbol.for('${PROBE_KEY}')]?.${method}(${args.join(', ')})`;
+}
+
 export const PROBE_SOURCE = `(() => {
-  const key = Symbol.for('cdp-mcp.probe');
+  const key = Symbol.for('${PROBE_KEY}');
   if (globalThis[key]) return;
   const SHORT_TIMER_MS = 250;
   const nativeSetTimeout = globalThis.setTimeout;

@@ -1,10 +1,8 @@
-import {CdpTimeoutError} from '../cdp/errors.js';
-import {deferred, errorMessage, TimeoutError, withTimeout} from '../util/async.js';
+import {deferred, errorMessage, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {cpuSlowdown, navigationSlowdown} from './emulationState.js';
 import type {DialogType, OpenDialog, Page} from './Page.js';
-
-/** Network presets slow navigation down by these factors (same as the reference). */
-const NETWORK_MULTIPLIER: Record<string, number> = {'Fast 4G': 1, 'Slow 4G': 2.5, 'Fast 3G': 5, 'Slow 3G': 10};
+import {probeCall} from './probe.js';
 
 export const NAVIGATION_TIMEOUT_MS = 10_000;
 /** How long the DOM must stay unchanged (after a change) to count as settled. */
@@ -13,17 +11,15 @@ const QUIET_WINDOW_MS = 50;
 const SETTLE_CAP_MS = 3_000;
 /** After loading stops with no commit, how long a late commit may still come. */
 const STOPPED_WITHOUT_COMMIT_GRACE_MS = 50;
-/** How long a failed navigation may take to show Chrome's error page. */
-const ERROR_PAGE_WAIT_MS = 1_000;
 /** Bound of the navigation an action may start. */
 const ACTION_NAVIGATION_MS = 3_000;
 
 export function cpuMultiplier(page: Page): number {
-  return Math.max(1, page.emulation.cpuThrottlingRate ?? 1);
+  return cpuSlowdown(page.emulation);
 }
 
 export function networkMultiplier(page: Page): number {
-  return NETWORK_MULTIPLIER[page.emulation.networkConditions ?? ''] ?? 1;
+  return navigationSlowdown(page.emulation);
 }
 
 export function defaultNavigationTimeout(page: Page): number {
@@ -186,7 +182,6 @@ export async function runAndSettle<T>(
   });
   try {
     const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
-    let value: T | undefined;
     // The action itself may block on a dialog it opened (Runtime.evaluate and
     // Input.dispatch* do not answer while an alert is up): stop waiting then.
     const actionPromise = action(watcher);
@@ -199,7 +194,7 @@ export async function runAndSettle<T>(
       result.dialog = outcome.d;
       return {value: undefined, settle: finish(page, urlBefore, result)};
     }
-    value = outcome.v;
+    const value = outcome.v;
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
       // Wait for the DOM to settle, unless a navigation or dialog interrupts.
@@ -207,7 +202,7 @@ export async function runAndSettle<T>(
         .send(
           'Runtime.evaluate',
           {
-            expression: `globalThis[Symbol.for('cdp-mcp.probe')]?.settle(${mark}, ${QUIET_WINDOW_MS * cpu}, ${SETTLE_CAP_MS * cpu})`,
+            expression: probeCall('settle', mark, QUIET_WINDOW_MS * cpu, SETTLE_CAP_MS * cpu),
             awaitPromise: true,
             returnByValue: true,
           },
@@ -249,51 +244,23 @@ function finish(page: Page, urlBefore: string, result: SettleResult): SettleResu
   return result;
 }
 
-/** Navigates the main frame and waits for the new document's load. Failures come back as `error`. */
-export async function navigate(
+/**
+ * Runs a command that starts a navigation of the main frame (reload, history
+ * step, …) and waits for the new document: the command's answer means the
+ * navigation is under way.
+ */
+export async function runNavigation(
   page: Page,
-  url: string,
-  options: {timeout?: number; handleDialog?: DialogPolicy},
-): Promise<SettleResult & {error?: string}> {
-  const timeout = options.timeout ?? defaultNavigationTimeout(page);
-  if (!(await page.urlPolicy.isAllowed(url))) {
-    return {error: `Navigation to ${url} is blocked by blocklist/allowlist rules`};
-  }
-  let handledDialog: SettleResult['handledDialog'];
-  try {
-    const {settle} = await runAndSettle(
-      page,
-      async watcher => {
-        const response = await page.session.send('Page.navigate', {url}, timeout);
-        if (response.errorText) {
-          // Chrome commits its error page right after: let it, so that the page
-          // list shows where the tab really is (bounded; never an error itself).
-          if (response.errorText !== 'net::ERR_ABORTED') {
-            await withTimeout(watcher.finished.promise, ERROR_PAGE_WAIT_MS, 'error page').catch(() => undefined);
-          }
-          throw new Error(`${response.errorText} at ${url}`);
-        }
-        if (response.loaderId) {
-          watcher.expectLoader(response.loaderId);
-          watcher.started.resolve();
-        }
-      },
-      {
-        timeout,
-        handleDialog: options.handleDialog,
-        navigationMustFinish: true,
-        waitForStableDom: false,
-        onDialogHandled: (dialog, action) => (handledDialog = {dialog, action}),
-      },
-    );
-    return settle;
-  } catch (error) {
-    return {error: asNavigationError(error, timeout), ...(handledDialog ? {handledDialog} : {})};
-  }
-}
-
-export function asNavigationError(error: unknown, timeout: number): string {
-  return error instanceof TimeoutError || error instanceof CdpTimeoutError
-    ? `Navigation timeout of ${timeout} ms exceeded`
-    : errorMessage(error);
+  send: () => Promise<unknown>,
+  options: SettleOptions = {},
+): Promise<SettleResult> {
+  const {settle} = await runAndSettle(
+    page,
+    async watcher => {
+      await send();
+      watcher.started.resolve();
+    },
+    {navigationMustFinish: true, waitForStableDom: false, ...options},
+  );
+  return settle;
 }

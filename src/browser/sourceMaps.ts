@@ -5,11 +5,11 @@ import {isIgnored, originalPositionFor, TraceMap} from '@jridgewell/trace-mappin
 
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import type {StackFragment, StackFrameText, SymbolizedStack} from '../response/formatConsole.js';
 import {withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {PathSandbox} from '../util/sandbox.js';
 import {PROBE_URL} from './probe.js';
+import type {StackFragment, StackFrameText, SymbolizedStack} from './stacks.js';
 import type {UrlPolicy} from './urlPolicy.js';
 
 /** Scripts with a source map remembered per page (oldest forgotten first). */
@@ -31,7 +31,7 @@ interface ScriptInfo {
 /** What loading a map may touch: the URL policy for remote maps, the path sandbox for file maps. */
 export interface SourceMapAccess {
   policy: UrlPolicy;
-  files: PathSandbox;
+  files: Pick<PathSandbox, 'validate'>;
   /** Session and frame through which remote maps are fetched (the page's main frame). */
   session: CdpSession;
   frameId: string;
@@ -216,7 +216,7 @@ function decodeDataUrl(dataUrl: string): string | undefined {
   return text.length > MAX_MAP_BYTES ? undefined : text;
 }
 
-async function readSandboxedFile(path: string, files: PathSandbox): Promise<string | undefined> {
+async function readSandboxedFile(path: string, files: Pick<PathSandbox, 'validate'>): Promise<string | undefined> {
   const checked = await files.validate(path);
   const handle = await open(checked, 'r');
   try {

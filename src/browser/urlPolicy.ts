@@ -82,6 +82,7 @@ export class UrlPolicy {
           } catch (error) {
             throw new Error(
               `--${flag} "${pattern}" is not a valid URL pattern (${error instanceof Error ? error.message : String(error)}). Use URLPattern syntax such as "*://*.example.com/*".`,
+              {cause: error},
             );
           }
         });

@@ -1,3 +1,4 @@
+import {exceptionMessage} from './exceptions.js';
 import type {Page} from './Page.js';
 import {cpuMultiplier} from './settle.js';
 
@@ -92,7 +93,7 @@ export async function waitForText(page: Page, texts: string[], timeout?: number)
     ms + 5_000,
   );
   if (exceptionDetails) {
-    throw new Error(`Could not search the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    throw new Error(`Could not search the page: ${exceptionMessage(exceptionDetails)}`);
   }
   if (result.value !== true) {
     throw new Error(`Timed out after waiting ${ms} ms for any of ${JSON.stringify(texts)} to appear on the page.`);

@@ -19,7 +19,7 @@ export async function openHeaderSocket(url: string, headers: Record<string, stri
   const disconnectListeners: Array<() => void> = [];
   let nextId = 1;
   socket.on('message', data => {
-    const message = JSON.parse(String(data)) as {
+    const message = JSON.parse(rawText(data)) as {
       id?: number;
       error?: unknown;
       result?: unknown;
@@ -81,4 +81,15 @@ export async function openHeaderSocket(url: string, headers: Record<string, stri
       });
     },
   };
+}
+
+/** The text of a WebSocket message (ws hands over a Buffer, an ArrayBuffer or fragments). */
+function rawText(data: WebSocket.Data): string {
+  if (typeof data === 'string') {
+    return data;
+  }
+  if (Array.isArray(data)) {
+    return Buffer.concat(data).toString('utf8');
+  }
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(new Uint8Array(data)).toString('utf8');
 }

@@ -89,7 +89,7 @@ const OUR_DEFAULT_FLAGS = [
   '--hide-crash-restore-bubble',
 ];
 
-const CHANNEL_PATHS: Record<NodeJS.Platform | string, Record<Channel, string[]>> = {
+const CHANNEL_PATHS: Partial<Record<NodeJS.Platform, Record<Channel, string[]>>> = {
   linux: {
     stable: ['/opt/google/chrome/chrome', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'],
     beta: ['/opt/google/chrome-beta/chrome'],

@@ -168,7 +168,8 @@ export function parseFlags(argv: string[]): {values: Partial<Record<FlagName, un
       unknown.push(arg);
       continue;
     }
-    let [rawName, inline] = arg.replace(/^--?/, '').split(/=(.*)/s, 2) as [string, string | undefined];
+    const [rawName, given] = arg.replace(/^--?/, '').split(/=(.*)/s, 2) as [string, string | undefined];
+    let inline = given;
     let negated = false;
     let name: string = arg.startsWith('--') ? camel(rawName) : (ALIASES.get(rawName) ?? rawName);
     if (!(name in FLAGS) && name.startsWith('no') && camel(rawName.replace(/^no-?/, '')) !== '') {
@@ -206,7 +207,6 @@ export function parseFlags(argv: string[]): {values: Partial<Record<FlagName, un
       }
       i++;
     }
-    rawName = flag;
     if (spec.type === 'number') {
       const n = Number(inline);
       if (!Number.isFinite(n)) {
@@ -247,7 +247,7 @@ export function parseConfig(argv: string[]): Config {
     try {
       parsed = JSON.parse(wsHeaders);
     } catch (error) {
-      throw new Error(`--wsHeaders must be a JSON object: ${(error as Error).message}`);
+      throw new Error(`--wsHeaders must be a JSON object: ${(error as Error).message}`, {cause: error});
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new Error('--wsHeaders must be a JSON object such as {"Authorization":"Bearer x"}.');

@@ -1,5 +1,6 @@
 import type {CdpParams} from '../../protocol/index.js';
-import type {Page, ResolvedElement} from '../browser/Page.js';
+import {exceptionMessage} from '../browser/exceptions.js';
+import {type Page, type ResolvedElement, staleElementError} from '../browser/Page.js';
 import {cpuMultiplier} from '../browser/settle.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
@@ -125,7 +126,7 @@ export async function actionPoint(
 ): Promise<Point> {
   const started = Date.now();
   const deadline = started + ACTION_TIMEOUT_MS * cpuMultiplier(page);
-  let blocker: Blocker | 'no box' | 'ok' = 'hidden';
+  let blocker: Blocker | 'no box' | 'ok';
   for (;;) {
     const check = element.session.send('Runtime.callFunctionOn', {
       objectId: element.objectId,
@@ -151,7 +152,7 @@ export async function actionPoint(
       blocker = 'no box';
     }
     if (blocker === 'detached') {
-      throw new Error(`Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`);
+      throw staleElementError(uid);
     }
     if (blocker === 'disabled' && Date.now() - started >= DISABLED_GRACE_MS) {
       throw new Error(
@@ -292,7 +293,7 @@ export async function callOn<T>(
     awaitPromise: true,
   });
   if (exceptionDetails) {
-    throw new Error(exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text);
+    throw new Error(exceptionMessage(exceptionDetails));
   }
   return result.value as T;
 }

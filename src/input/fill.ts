@@ -1,5 +1,4 @@
 import type {Page, ResolvedElement} from '../browser/Page.js';
-import type {SnapshotState} from '../snapshot/PageSnapshot.js';
 import {actionPoint, callOn, mouseClick, typeText} from './actions.js';
 
 /** Above this length text is set at once instead of typed (as the reference does). */
@@ -81,24 +80,21 @@ const PREPARE_TEXT = `function(value, typeLimit) {
  * (select) by option text or value, a checkbox/radio/switch by "true"/"false",
  * text fields by typing (or setting long values), other inputs by value.
  */
-export async function fillElement(page: Page, state: SnapshotState, uid: string, value: string): Promise<void> {
-  const node = state.node(uid);
-  const element: ResolvedElement = await state.resolve(uid);
+export async function fillElement(page: Page, uid: string, value: string): Promise<void> {
+  const elements = page.getElements();
+  const node = elements.describe(uid);
+  const element: ResolvedElement = await elements.resolve(uid);
   const info = await callOn<{kind: 'toggle' | 'select' | 'other'; state?: boolean | 'mixed'}>(element, INSPECT);
-  if (info.kind === 'select' || (node.role === 'combobox' && node.children.some(c => c.role === 'option'))) {
+  if (info.kind === 'select' || (node.role === 'combobox' && node.options.length > 0)) {
     await actionPoint(page, element, uid, true);
-    const byText = node.children.some(c => c.role === 'option' && c.name === value);
+    const byText = node.options.some(option => option.name === value);
     const selected = info.kind === 'select' ? await callOn<boolean>(element, SELECT_OPTION, [value, byText]) : false;
     if (!selected) {
-      const option = node.children.find(c => c.role === 'option' && c.name === value);
-      if (!option) {
-        throw new Error(`Could not find option with text "${value}"`);
-      }
-      const optionUid = state.uidOf(option);
+      const optionUid = node.options.find(option => option.name === value)?.uid;
       if (!optionUid) {
         throw new Error(`Could not find option with text "${value}"`);
       }
-      const optionEl = await state.resolve(optionUid);
+      const optionEl = await elements.resolve(optionUid);
       await mouseClick(page, await actionPoint(page, optionEl, optionUid, true), 1);
     }
     return;

@@ -1,6 +1,12 @@
-import type {OpenDialog} from '../browser/Page.js';
-import type {SettleResult} from '../browser/settle.js';
-import {formatDialog, formatPages, type PageSummary} from './format.js';
+import {
+  type DialogView,
+  type EmulationView,
+  formatDialog,
+  formatEmulation,
+  formatPages,
+  type PageSummary,
+} from './format.js';
+import {renderSections, type SectionName, type Sections} from './sections.js';
 
 export interface ImageContent {
   data: string;
@@ -13,109 +19,106 @@ export interface SnapshotRequest {
   filePath?: string;
 }
 
-/** A section provided by a later layer (snapshot, network, console, …). */
-export interface ExtraSection {
-  /** Position in the fixed order; see SECTION_ORDER. */
-  order: number;
-  lines: string[];
+/** The parts a tool fills itself; the others come from the page state or the pipeline. */
+export type ToolSectionName = Exclude<
+  SectionName,
+  'notes' | 'lines' | 'navigation' | 'emulation' | 'dialog' | 'pages' | 'snapshot' | 'error'
+>;
+
+/** What the server resolved for a finished call: the page state the response shows. */
+export interface ResponseState {
+  notes: string[];
+  /** The response's page emulation and its default navigation timeout; absent for page-less tools. */
+  emulation?: {state: EmulationView; navigationTimeoutMs: number};
+  dialog?: DialogView;
+  /** Resolved only when the tool asked for the page list. */
+  pages?: {note?: string; items: PageSummary[]};
+  /** Resolved only when the tool asked for a snapshot. */
+  snapshot?: string[];
+  /** The handler's (or the resolution's) failure. */
+  error?: string;
 }
 
-/** Fixed order of optional sections between the page list and the error line. */
-export const SECTION_ORDER = {
-  snapshot: 10,
-  networkRequest: 12,
-  consoleMessage: 13,
-  networkList: 17,
-  consoleList: 18,
-} as const;
+/** What a response needs from the server beyond what the tool filled in. */
+export interface ResponseWants {
+  pages: boolean;
+  snapshot: SnapshotRequest | undefined;
+}
 
 /**
  * What a tool handler fills in: it declares what the response needs and never
- * formats the whole text itself. The pipeline resolves page state and renders.
+ * formats the whole text itself. The pipeline resolves what the response
+ * wants (page list, snapshot) and the page state, then calls render.
  */
 export class ResponseBuilder {
-  readonly lines: string[] = [];
-  readonly images: ImageContent[] = [];
-  readonly sections: ExtraSection[] = [];
-  includePages = false;
-  navigatedToUrl: string | undefined;
-  /** A page snapshot to append (rendered by the snapshot provider). */
-  snapshot: SnapshotRequest | undefined;
-  /** Deferred work that produces sections once the handler is done (e.g. a snapshot). */
-  readonly finishers: Array<() => Promise<void>> = [];
+  readonly #lines: string[] = [];
+  readonly #images: ImageContent[] = [];
+  readonly #sections = new Map<ToolSectionName, string[]>();
+  #includePages = false;
+  #navigatedToUrl: string | undefined;
+  #snapshot: SnapshotRequest | undefined;
 
   line(...text: string[]): this {
-    this.lines.push(...text);
+    this.#lines.push(...text);
     return this;
   }
 
   image(data: string, mimeType: string): this {
-    this.images.push({data, mimeType});
+    this.#images.push({data, mimeType});
+    return this;
+  }
+
+  /** Sets one named part of the response (replacing what it held). */
+  section(name: ToolSectionName, lines: string[]): this {
+    this.#sections.set(name, lines);
     return this;
   }
 
   includeSnapshot(request: SnapshotRequest): this {
-    this.snapshot = request;
+    this.#snapshot = request;
     return this;
   }
 
-  setIncludePages(value = true): this {
-    this.includePages = value;
+  includePages(): this {
+    this.#includePages = true;
     return this;
   }
 
-  section(order: number, lines: string[]): this {
-    this.sections.push({order, lines});
+  /** Records the effect of an action: the URL it navigated to, if it did (the last action's wins). */
+  attachSettle(result: {navigatedToUrl?: string}): this {
+    this.#navigatedToUrl = result.navigatedToUrl;
     return this;
   }
 
-  /** Records the effects of an action (navigation) for the response. */
-  attachSettle(result: Pick<SettleResult, 'navigatedToUrl'>): this {
-    if (result.navigatedToUrl) {
-      this.navigatedToUrl = result.navigatedToUrl;
+  get wants(): ResponseWants {
+    return {pages: this.#includePages, snapshot: this.#snapshot};
+  }
+
+  get images(): readonly ImageContent[] {
+    return this.#images;
+  }
+
+  /** The response text, in the reference's section order. Pure. */
+  render(state: ResponseState): string {
+    const sections: Sections = {notes: state.notes, lines: this.#lines, ...Object.fromEntries(this.#sections)};
+    if (this.#navigatedToUrl) {
+      sections.navigation = [`Page navigated to ${this.#navigatedToUrl}.`];
     }
-    return this;
-  }
-
-  onFinish(work: () => Promise<void>): this {
-    this.finishers.push(work);
-    return this;
-  }
-}
-
-/** Everything the final text is made of, already resolved. */
-export interface ResponseParts {
-  notes: string[];
-  lines: string[];
-  navigatedToUrl?: string;
-  emulation: string[];
-  dialog?: OpenDialog;
-  pages?: {note?: string; items: PageSummary[]};
-  sections: ExtraSection[];
-  error?: string;
-}
-
-/** Renders the response text in the reference's section order. Pure. */
-export function renderResponse(parts: ResponseParts): string {
-  const out: string[] = [...parts.notes, ...parts.lines];
-  if (parts.navigatedToUrl) {
-    out.push(`Page navigated to ${parts.navigatedToUrl}.`);
-  }
-  out.push(...parts.emulation);
-  if (parts.dialog) {
-    out.push(...formatDialog(parts.dialog));
-  }
-  if (parts.pages) {
-    if (parts.pages.note) {
-      out.push(parts.pages.note);
+    if (state.emulation) {
+      sections.emulation = formatEmulation(state.emulation.state, state.emulation.navigationTimeoutMs);
     }
-    out.push(...formatPages(parts.pages.items));
+    if (state.dialog) {
+      sections.dialog = formatDialog(state.dialog);
+    }
+    if (state.pages) {
+      sections.pages = [...(state.pages.note ? [state.pages.note] : []), ...formatPages(state.pages.items)];
+    }
+    if (state.snapshot) {
+      sections.snapshot = state.snapshot;
+    }
+    if (state.error !== undefined) {
+      sections.error = [`Error: ${state.error}`];
+    }
+    return renderSections(sections);
   }
-  for (const section of [...parts.sections].sort((a, b) => a.order - b.order)) {
-    out.push(...section.lines);
-  }
-  if (parts.error) {
-    out.push(`Error: ${parts.error}`);
-  }
-  return out.join('\n');
 }

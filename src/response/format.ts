@@ -2,8 +2,33 @@
  * Pure formatters for the sections of a tool response. Each takes plain data
  * and returns lines; ResponseBuilder decides the order.
  */
-import type {EmulationState} from '../browser/emulation.js';
-import type {OpenDialog} from '../browser/Page.js';
+
+/** A dialog as shown in the `# Open dialog` block. */
+export interface DialogView {
+  type: string;
+  message: string;
+  defaultPrompt?: string;
+}
+
+/** The emulated features of a page, as the status lines show them; absent means not emulated. */
+export interface EmulationView {
+  networkConditions?: string;
+  geolocation?: {latitude: number; longitude: number};
+  viewport?: {
+    deviceScaleFactor: number;
+    isMobile: boolean;
+    hasTouch: boolean;
+    isLandscape: boolean;
+    width: number;
+    height: number;
+  };
+  userAgent?: string;
+  cpuThrottlingRate?: number;
+  colorScheme?: string;
+  forcedColors?: string;
+  prefersContrast?: string;
+  prefersReducedMotion?: string;
+}
 
 export interface PageSummary {
   id: number;
@@ -38,7 +63,7 @@ export function formatPages(pages: PageSummary[]): string[] {
   ];
 }
 
-export function formatDialog(dialog: OpenDialog): string[] {
+export function formatDialog(dialog: DialogView): string[] {
   const detail =
     dialog.type === 'prompt'
       ? `${dialog.type}: ${dialog.message} (default value: "${dialog.defaultPrompt ?? ''}").`
@@ -81,7 +106,7 @@ export function paginate<T>(all: T[], pageSize: number | undefined, pageIdx: num
  * Emulation status lines shown on page-scoped responses, in the reference's
  * order, each only when that feature is emulated.
  */
-export function formatEmulation(state: EmulationState, navigationTimeoutMs: number): string[] {
+export function formatEmulation(state: EmulationView, navigationTimeoutMs: number): string[] {
   const lines: string[] = [];
   if (state.networkConditions) {
     lines.push(`Emulating network conditions: ${state.networkConditions}`);

@@ -4,23 +4,28 @@
  */
 import {paginate} from './format.js';
 
-/** One frame, already resolved to what is shown: `at <name> (<location>)`. */
-export interface StackFrameText {
+/*
+ * The shapes below are what these formatters render. The browser model's own
+ * types (browser/stacks.ts) have the same shape, so its data is passed in as
+ * is; this layer does not import the model.
+ */
+
+/** A frame as shown: `at <name> (<location>)`. */
+export interface StackFrameView {
   functionName: string;
   /** `file.js:line:col` (1-based), or undefined when unknown. */
   location: string | undefined;
 }
 
-export interface StackFragment {
-  /** Async boundary (setTimeout, Promise.then, await…); undefined for the synchronous part. */
+/** Frames between two async boundaries. */
+export interface StackFragmentView {
   description: string | undefined;
-  frames: StackFrameText[];
+  frames: StackFrameView[];
 }
 
-export interface SymbolizedStack {
-  fragments: StackFragment[];
-  /** The `cause` of an Error, followed recursively. */
-  cause?: {message: string; stack: SymbolizedStack | undefined};
+export interface StackView {
+  fragments: StackFragmentView[];
+  cause?: {message: string; stack: StackView | undefined};
 }
 
 export interface ConsoleListItem {
@@ -30,7 +35,7 @@ export interface ConsoleListItem {
   argsCount: number;
   /** Aggregated issue count (issues only). */
   issueCount?: number;
-  stack?: SymbolizedStack;
+  stack?: StackView;
 }
 
 /** Stack lines shown before "... and N more frames". */
@@ -39,12 +44,12 @@ const SEPARATOR_WIDTH = 40;
 const NOTE_DETAIL = 'Note: line and column numbers use 1-based indexing';
 const NOTE_LIST = 'Note: stack trace line and column numbers use 1-based indexing';
 
-function frameLine(frame: StackFrameText): string {
+function frameLine(frame: StackFrameView): string {
   const name = frame.functionName || '<anonymous>';
   return frame.location ? `at ${name} (${frame.location})` : `at ${name}`;
 }
 
-function stackBody(stack: SymbolizedStack | undefined): string[] {
+function stackBody(stack: StackView | undefined): string[] {
   if (!stack) {
     return [];
   }
@@ -66,7 +71,7 @@ function stackBody(stack: SymbolizedStack | undefined): string[] {
 }
 
 /** Stack lines (at most STACK_MAX_LINES), optionally closed by the 1-based note. */
-export function formatStack(stack: SymbolizedStack | undefined, includeNote: boolean): string[] {
+export function formatStack(stack: StackView | undefined, includeNote: boolean): string[] {
   const all = stackBody(stack);
   const lines = all.slice(0, STACK_MAX_LINES);
   if (all.length > lines.length) {
@@ -131,14 +136,14 @@ export function formatConsoleList(items: ConsoleListItem[], pageSize?: number, p
 }
 
 /** An argument of the detail view: a plain text, or an error with its own stack. */
-export type ArgumentText = string | {message: string; stack: SymbolizedStack | undefined};
+export type ArgumentView = string | {message: string; stack: StackView | undefined};
 
 export interface ConsoleDetail {
   id: number;
   type: string;
   text: string;
-  args: ArgumentText[];
-  stack: SymbolizedStack | undefined;
+  args: ArgumentView[];
+  stack: StackView | undefined;
 }
 
 export function formatConsoleDetail(detail: ConsoleDetail): string[] {

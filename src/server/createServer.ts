@@ -4,16 +4,17 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 
 import {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
-import {snapshotProvider} from '../snapshot/provider.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
-import {Pipeline, type SnapshotProvider} from './pipeline.js';
+import {Pipeline} from './pipeline.js';
 
 export const SERVER_NAME = 'cdp-mcp';
 export const SERVER_VERSION = '0.1.0';
@@ -28,12 +29,29 @@ export interface CdpMcpServer {
   close(): Promise<void>;
 }
 
-export interface CreateServerOptions {
-  snapshot?: SnapshotProvider;
+/**
+ * Progress notifications for one call, when the client sent a progressToken:
+ * one per reported step, numbered (MCP wants progress to increase), never
+ * blocking or failing the call.
+ */
+function progressReporter(
+  token: string | number | undefined,
+  send: (notification: ServerNotification) => Promise<void>,
+): ProgressReporter {
+  if (token === undefined) {
+    return NO_PROGRESS;
+  }
+  let step = 0;
+  return message => {
+    step++;
+    send({method: 'notifications/progress', params: {progressToken: token, progress: step, message}}).catch(
+      (error: unknown) => debug('progress notification failed', error),
+    );
+  };
 }
 
 /** Builds the MCP server (low-level Server: our schemas are valibot, not zod). */
-export function createServer(config: Config, options: CreateServerOptions = {}): CdpMcpServer {
+export function createServer(config: Config): CdpMcpServer {
   const server = new Server(
     {name: SERVER_NAME, version: SERVER_VERSION},
     {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
@@ -72,7 +90,6 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     browsers,
     files,
     rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
-    snapshot: options.snapshot ?? snapshotProvider,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -84,8 +101,12 @@ export function createServer(config: Config, options: CreateServerOptions = {}):
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const result = await pipeline.call(request.params.name, request.params.arguments);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const result = await pipeline.call(
+      request.params.name,
+      request.params.arguments,
+      progressReporter(request.params._meta?.progressToken, extra.sendNotification),
+    );
     return {
       content: [
         {type: 'text', text: result.text},

@@ -1,18 +1,19 @@
 import PQueue from 'p-queue';
 import * as v from 'valibot';
 
-import type {Browser} from '../browser/Browser.js';
 import type {BrowserManager} from '../browser/BrowserManager.js';
+import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
-import {defaultNavigationTimeout} from '../browser/settle.js';
 import type {Config} from '../cli/options.js';
-import {formatEmulation} from '../response/format.js';
-import {type ImageContent, renderResponse, ResponseBuilder, type SnapshotRequest} from '../response/ResponseBuilder.js';
-import type {ToolContext} from '../tools/defineTool.js';
+import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {ToolContext} from '../tools/context.js';
+import {BrowserHandle, PageHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import type {PathSandbox} from '../util/sandbox.js';
+import {resolveResponseState} from './responseState.js';
 
 /** The result of one call, before it becomes an MCP CallToolResult. */
 export interface ToolResult {
@@ -21,9 +22,6 @@ export interface ToolResult {
   isError: boolean;
 }
 
-/** Renders a snapshot section for a page; provided by the snapshot layer. */
-export type SnapshotProvider = (page: Page, request: SnapshotRequest, context: ToolContext) => Promise<string[]>;
-
 export interface PipelineOptions {
   tools: RegisteredTool[];
   config: Config;
@@ -31,7 +29,6 @@ export interface PipelineOptions {
   files: PathSandbox;
   /** Resolves once the client's roots are known (or immediately when it has none). */
   rootsReady?: () => Promise<void>;
-  snapshot?: SnapshotProvider;
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
@@ -63,7 +60,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
-  async call(name: string, args: unknown): Promise<ToolResult> {
+  async call(name: string, args: unknown, progress: ProgressReporter = NO_PROGRESS): Promise<ToolResult> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -97,10 +94,14 @@ export class Pipeline {
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
       );
     }
-    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>));
+    return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>, progress));
   }
 
-  async #execute(registered: RegisteredTool, params: Record<string, unknown>): Promise<ToolResult> {
+  async #execute(
+    registered: RegisteredTool,
+    params: Record<string, unknown>,
+    progress: ProgressReporter,
+  ): Promise<ToolResult> {
     const {tool} = registered;
     const {browsers, files, config} = this.options;
     let browser;
@@ -110,7 +111,8 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
-    const context: ToolContext = {browser, config, files};
+    const handles = new BrowserHandle(browser, config, files);
+    const context: ToolContext = {browser: handles, config, files, progress};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;
@@ -132,108 +134,29 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
-        await raceDialog(browser, page, tool.handler({params, page}, response, context), tool.name);
+        const work = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
+        await guardAgainstDialogs(browser, page, work, tool.name);
       } else {
         await tool.handler({params}, response, context);
-      }
-      if (response.snapshot) {
-        const target = page ?? browser.getSelectedPage();
-        if (!this.options.snapshot) {
-          throw new Error('Snapshots are not available in this build.');
-        }
-        response.section(10, await this.options.snapshot(target, response.snapshot, context));
-      }
-      for (const finish of response.finishers) {
-        await finish();
       }
     } catch (e) {
       error = errorMessage(e);
       debug(`${tool.name} failed`, e);
     }
-    const text = renderResponse({
+    const state = await resolveResponseState({
+      browser,
+      page,
+      wants: response.wants,
+      files,
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
-      lines: response.lines,
-      navigatedToUrl: response.navigatedToUrl,
-      emulation: page ? formatEmulation(page.emulation, defaultNavigationTimeout(page)) : [],
-      dialog: page?.dialog,
-      pages: response.includePages
-        ? {
-            note: browser.takeSelectionNote(),
-            items: await Promise.all(
-              browser.pages().map(async (p, _, all) => ({
-                id: p.id,
-                // A dialog pauses its renderer, which other pages may share:
-                // then only the titles Chrome already reported are safe to use.
-                title: all.some(other => other.dialog) ? p.displayTitle : await p.fetchTitle(),
-                url: p.url,
-                selected: p === browser.findSelectedPage(),
-                isolatedContext: p.contextName,
-              })),
-            ),
-          }
-        : undefined,
-      sections: response.sections,
       error,
     });
-    return {text, images: error ? [] : response.images, isError: error !== undefined};
+    return {
+      text: response.render(state),
+      images: state.error ? [] : [...response.images],
+      isError: state.error !== undefined,
+    };
   }
-}
-
-/** How long a handler may still finish on its own once its page shows a dialog. */
-const DIALOG_GRACE_MS = 200;
-/** How long a handler may stall while another page shows a dialog (renderers can be shared). */
-const FOREIGN_DIALOG_STALL_MS = 1_500;
-const DIALOG_POLL_MS = 25;
-
-/**
- * A dialog pauses its renderer, and renderers can be shared between pages, so
- * CDP calls that need one (screenshot, evaluate, …) would hang until their
- * timeout. Stop waiting for the handler once a dialog stays open on its page
- * (dialogs a handler answers itself close within milliseconds), or when it
- * stalls while another page shows one, and say which dialog to answer.
- */
-async function raceDialog(browser: Browser, page: Page, work: Promise<void>, toolName: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const blocked = new Promise<Error>(resolve => {
-    let ownSince: number | undefined;
-    let otherSince: number | undefined;
-    timer = setInterval(() => {
-      const now = Date.now();
-      ownSince = page.dialog ? (ownSince ?? now) : undefined;
-      const other = browser.pages().find(p => p !== page && p.dialog);
-      otherSince = other ? (otherSince ?? now) : undefined;
-      if (ownSince !== undefined && now - ownSince >= DIALOG_GRACE_MS) {
-        resolve(
-          new Error(
-            `${capitalize(withArticle(page.dialog?.type ?? 'JavaScript'))} dialog opened while ${toolName} was running and the page is paused until it is answered. Call handle_dialog, then retry.`,
-          ),
-        );
-      } else if (other && otherSince !== undefined && now - otherSince >= FOREIGN_DIALOG_STALL_MS) {
-        resolve(
-          new Error(
-            `Page ${page.id} did not respond while page ${other.id} shows ${withArticle(other.dialog?.type ?? 'JavaScript')} dialog ("${other.dialog?.message}"), which pauses every page sharing its renderer. Answer it with handle_dialog on page ${other.id}, then retry.`,
-          ),
-        );
-      }
-    }, DIALOG_POLL_MS);
-  });
-  try {
-    const outcome = await Promise.race([work.then(() => undefined), blocked]);
-    if (outcome) {
-      work.catch(error => debug(`${toolName} ended after a dialog blocked it`, errorMessage(error)));
-      throw outcome;
-    }
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-function withArticle(word: string): string {
-  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function fail(text: string): ToolResult {

@@ -1,4 +1,11 @@
-import type {ElementResolver, Page, ResolvedElement} from '../browser/Page.js';
+import {exceptionMessage} from '../browser/exceptions.js';
+import {
+  type ElementResolver,
+  type ElementSummary,
+  type Page,
+  type ResolvedElement,
+  staleElementError,
+} from '../browser/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -50,8 +57,7 @@ async function runAgent(target: AgentTarget): Promise<AgentSnapshot> {
     );
   }
   if (response.exceptionDetails) {
-    const details = response.exceptionDetails;
-    throw new Error(`Could not read the page content: ${details.exception?.description ?? details.text}`);
+    throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
   }
   return response.result.value as AgentSnapshot;
 }
@@ -134,6 +140,14 @@ export class SnapshotState implements ElementResolver {
     return node;
   }
 
+  describe(uid: string): ElementSummary {
+    const node = this.node(uid);
+    return {
+      role: node.role,
+      options: node.children.filter(c => c.role === 'option').map(c => ({name: c.name, uid: this.uidOf(c)})),
+    };
+  }
+
   /** The uid a node of the latest snapshot was printed with. */
   uidOf(node: SnapNode): string | undefined {
     return this.#nodeToUid.get(node);
@@ -141,8 +155,7 @@ export class SnapshotState implements ElementResolver {
 
   async resolve(uid: string): Promise<ResolvedElement> {
     const node = this.node(uid);
-    const stale = () =>
-      new Error(`Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`);
+    const stale = () => staleElementError(uid);
     const ref = node.ref;
     if (!ref) {
       throw stale();
@@ -180,7 +193,7 @@ export class SnapshotState implements ElementResolver {
         throw error;
       }
       if (isStaleContext(error)) {
-        throw new Error(stale().message, {cause: error});
+        throw staleElementError(uid, error);
       }
       throw error;
     }

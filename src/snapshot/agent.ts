@@ -1197,7 +1197,9 @@ export function installSnapshotAgent(): void {
     const saved = inline;
     inline = {space: true, last: undefined};
     const rec: Rec = {r: 'RootWebArea', n: clean(doc.title ?? ''), p: {url: doc.URL}, i: idOf(doc)};
-    docs.has(doc) || docs.set(doc, nextDoc++);
+    if (!docs.has(doc)) {
+      docs.set(doc, nextDoc++);
+    }
     const root = doc.documentElement;
     if (root) {
       const result = visitElement(root, false, false);
@@ -1343,7 +1345,7 @@ export function installSnapshotAgent(): void {
     let frameRec: Rec | undefined;
 
     if (tag === 'iframe' || tag === 'frame') {
-      let doc: Document | null = null;
+      let doc: Document | null;
       try {
         doc = (el as HTMLIFrameElement).contentDocument;
       } catch {

@@ -118,19 +118,21 @@ export class AxItem {
           this.busy = Boolean(value);
           break;
         case 'live':
-          this.live = String(value);
+          this.live = typeof value === 'string' ? value : undefined;
           break;
         case 'modal':
           this.modal = Boolean(value);
           break;
         case 'roledescription':
-          this.roledescription = value ? String(value) : undefined;
+          this.roledescription = typeof value === 'string' && value ? value : undefined;
           break;
         case 'errormessage':
           this.hasErrormessage = true;
           break;
         case 'details':
           this.hasDetails = true;
+          break;
+        default:
           break;
       }
     }

@@ -1,16 +1,12 @@
 import * as v from 'valibot';
 
-import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
-import type {Page} from '../browser/Page.js';
 import {
   type ConsoleListItem,
   formatConsoleDetail,
   formatConsoleList,
   formatIssueDetail,
 } from '../response/formatConsole.js';
-import {SECTION_ORDER} from '../response/ResponseBuilder.js';
-import type {PathSandbox} from '../util/sandbox.js';
-import {definePageTool} from './defineTool.js';
+import {definePageTool, paginationEntries} from './defineTool.js';
 
 const CONSOLE_TYPES = [
   'log',
@@ -35,13 +31,6 @@ const CONSOLE_TYPES = [
   'issue',
 ] as const;
 
-function detailContext(page: Page, files: PathSandbox): DetailContext {
-  return {
-    sourceMaps: page.instrumentation.sourceMaps,
-    access: {policy: page.urlPolicy, files, session: page.session, frameId: page.mainFrameId},
-  };
-}
-
 export const listConsoleMessages = definePageTool({
   name: 'list_console_messages',
   description:
@@ -49,17 +38,7 @@ export const listConsoleMessages = definePageTool({
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
   schema: {
-    pageSize: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(1),
-        v.description('Messages per page. Omit (with pageIdx) to list all.'),
-      ),
-    ),
-    pageIdx: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
-    ),
+    ...paginationEntries('Messages'),
     types: v.optional(
       v.pipe(
         v.array(v.picklist(CONSOLE_TYPES)),
@@ -78,12 +57,11 @@ export const listConsoleMessages = definePageTool({
       v.pipe(v.boolean(), v.description('Show the (source-mapped) stack trace under each message. Default is false.')),
     ),
   },
-  async handler({params, page}, response, {files}) {
+  async handler({params, page}, response) {
     const types = params.types?.length ? new Set<string>(params.types) : undefined;
-    const entries = page.instrumentation.console
+    const entries = page.console
       .list(params.includePreservedMessages ?? false)
       .filter(entry => !types || types.has(entry.type));
-    const ctx = params.includeStackTraces ? detailContext(page, files) : undefined;
     const items = await Promise.all(
       entries.map(async (entry): Promise<ConsoleListItem> => ({
         id: entry.id,
@@ -91,10 +69,10 @@ export const listConsoleMessages = definePageTool({
         text: entry.text,
         argsCount: entry.argsCount,
         issueCount: entry.kind === 'issue' ? entry.count : undefined,
-        stack: ctx ? await entryStack(entry, ctx) : undefined,
+        stack: params.includeStackTraces ? await page.console.stack(entry) : undefined,
       })),
     );
-    response.section(SECTION_ORDER.consoleList, formatConsoleList(items, params.pageSize, params.pageIdx));
+    response.section('consoleList', formatConsoleList(items, params.pageSize, params.pageIdx));
   },
 });
 
@@ -107,37 +85,20 @@ export const getConsoleMessage = definePageTool({
   schema: {
     msgid: v.pipe(v.number(), v.description('The msgid of a message from list_console_messages.')),
   },
-  async handler({params, page}, response, {files, config}) {
-    const entry = page.instrumentation.console.findById(params.msgid);
+  async handler({params, page}, response) {
+    const entry = page.console.find(params.msgid);
     if (!entry) {
       throw new Error(
         `No console message with msgid ${params.msgid} on page ${page.id}. Call list_console_messages to see the msgids.`,
       );
     }
     if (entry.kind === 'issue') {
-      const affected = issueAffectedLines(
-        entry,
-        page.instrumentation.network,
-        page.elements?.uidForBackendNodeId?.bind(page.elements),
-        config.redactNetworkHeaders,
-      );
-      response.section(
-        SECTION_ORDER.consoleMessage,
-        formatIssueDetail({
-          id: entry.id,
-          title: entry.text,
-          explanation: entry.explanation,
-          count: entry.count,
-          affected,
-        }),
-      );
+      const {id, text: title, explanation, count} = entry;
+      const affected = page.console.issueOccurrences(entry);
+      response.section('consoleMessage', formatIssueDetail({id, title, explanation, count, affected}));
       return;
     }
-    const ctx = detailContext(page, files);
-    const [args, stack] = await Promise.all([
-      entry.kind === 'console' ? entryArguments(entry, ctx) : Promise.resolve([]),
-      entryStack(entry, ctx),
-    ]);
+    const [args, stack] = await Promise.all([page.console.arguments(entry), page.console.stack(entry)]);
     let text = entry.text;
     let shown = args;
     if (!text && args.length > 0) {
@@ -146,9 +107,6 @@ export const getConsoleMessage = definePageTool({
       text = typeof first === 'string' ? first : (first?.message ?? '');
       shown = args.slice(1);
     }
-    response.section(
-      SECTION_ORDER.consoleMessage,
-      formatConsoleDetail({id: entry.id, type: entry.type, text, args: shown, stack}),
-    );
+    response.section('consoleMessage', formatConsoleDetail({id: entry.id, type: entry.type, text, args: shown, stack}));
   },
 });

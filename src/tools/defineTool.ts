@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 
-import type {Browser} from '../browser/Browser.js';
-import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
-import type {PathSandbox} from '../util/sandbox.js';
+import type {ToolContext, ToolPage} from './context.js';
+
+export type {ToolContext, ToolPage} from './context.js';
 
 export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging';
 
@@ -32,19 +32,12 @@ export type ToolCondition = 'experimentalVision';
 
 type Entries = v.ObjectEntries;
 
-/** What a handler may use besides its params: the browser and the file sandbox. */
-export interface ToolContext {
-  readonly browser: Browser;
-  readonly config: Config;
-  readonly files: PathSandbox;
-}
-
 export interface ToolRequest<E extends Entries> {
   params: v.InferOutput<v.ObjectSchema<E, undefined>>;
 }
 
 export interface PageToolRequest<E extends Entries> extends ToolRequest<E> {
-  page: Page;
+  page: ToolPage;
 }
 
 interface BaseTool<E extends Entries> {
@@ -112,3 +105,20 @@ export const includeSnapshotEntry = {
 export const pageIdEntry = {
   pageId: v.pipe(v.number(), v.description('The id of the page to act on, as shown by list_pages.')),
 };
+
+/** Shared parameters of the paginated lists (console messages, network requests). */
+export function paginationEntries(items: string) {
+  return {
+    pageSize: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.description(`${items} per page. Omit (with pageIdx) to list all.`),
+      ),
+    ),
+    pageIdx: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
+    ),
+  };
+}

@@ -2,26 +2,14 @@ import {access} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
-import type {Page} from '../browser/Page.js';
-import {runAndSettle, type SettleResult} from '../browser/settle.js';
+import type {SettleResult} from '../browser/settle.js';
 import {browserIsLocal} from '../cli/options.js';
-import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from '../input/actions.js';
-import {fillElement} from '../input/fill.js';
-import {parseKey} from '../input/keys.js';
-import {dragAndDrop, uploadFiles} from '../input/transfer.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
-import {type SnapshotState, snapshotState} from '../snapshot/PageSnapshot.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
 
 const uidEntry = {
   uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
 };
-
-/** The page's latest snapshot, or the error telling the agent to take one. */
-function snapshotOf(page: Page): SnapshotState {
-  page.getElements();
-  return snapshotState(page);
-}
 
 /** What every input tool reports: its line, the navigation it caused, and a snapshot on request. */
 function report(response: ResponseBuilder, line: string, settle: SettleResult, includeSnapshot?: boolean): void {
@@ -31,17 +19,6 @@ function report(response: ResponseBuilder, line: string, settle: SettleResult, i
     response.includeSnapshot({verbose: false});
   }
 }
-
-/** Clicking an option of a native single select picks it instead (a real click would open the popup). */
-const SELECT_OPTION_ELEMENT = `function() {
-  const select = this.closest('select');
-  if (this.localName !== 'option' || !select || select.multiple || select.disabled || this.disabled) return false;
-  if (this.parentElement && this.parentElement.localName === 'optgroup' && this.parentElement.disabled) return false;
-  select.value = this.value;
-  select.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-  select.dispatchEvent(new Event('change', {bubbles: true}));
-  return true;
-}`;
 
 export const click = definePageTool({
   name: 'click',
@@ -57,16 +34,7 @@ export const click = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
-    const state = snapshotOf(page);
-    const node = state.node(params.uid);
-    const element = await state.resolve(params.uid);
-    const {settle} = await runAndSettle(page, async () => {
-      if (!params.dblClick && node.role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
-        return;
-      }
-      const point = await actionPoint(page, element, params.uid, true);
-      await mouseClick(page, point, params.dblClick ? 2 : 1);
-    });
+    const settle = await page.input.click(params.uid, {dblClick: params.dblClick ?? false});
     report(
       response,
       params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element',
@@ -90,9 +58,7 @@ export const clickAt = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
-    const {settle} = await runAndSettle(page, () =>
-      mouseClick(page, {x: params.x, y: params.y}, params.dblClick ? 2 : 1),
-    );
+    const settle = await page.input.clickAt(params.x, params.y, {dblClick: params.dblClick ?? false});
     report(
       response,
       params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates',
@@ -109,11 +75,7 @@ export const hover = definePageTool({
   blockedByDialog: true,
   schema: {...uidEntry, ...includeSnapshotEntry},
   async handler({params, page}, response) {
-    const state = snapshotOf(page);
-    const element = await state.resolve(params.uid);
-    const {settle} = await runAndSettle(page, async () => {
-      await mouseMove(page, await actionPoint(page, element, params.uid, false));
-    });
+    const settle = await page.input.hover(params.uid);
     report(response, 'Successfully hovered over the element', settle, params.includeSnapshot);
   },
 });
@@ -135,8 +97,7 @@ export const fill = definePageTool({
   blockedByDialog: true,
   schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry},
   async handler({params, page}, response) {
-    const state = snapshotOf(page);
-    const {settle} = await runAndSettle(page, () => fillElement(page, state, params.uid, params.value));
+    const settle = await page.input.fill(params.uid, params.value);
     report(response, 'Successfully filled out the element', settle, params.includeSnapshot);
   },
 });
@@ -155,11 +116,8 @@ export const fillForm = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
-    const state = snapshotOf(page);
     for (const {uid, value} of params.elements) {
-      const {settle} = await runAndSettle(page, () => fillElement(page, state, uid, value));
-      response.navigatedToUrl = undefined;
-      response.attachSettle(settle);
+      response.attachSettle(await page.input.fill(uid, value));
     }
     response.line('Successfully filled out the form');
     if (params.includeSnapshot) {
@@ -180,10 +138,7 @@ export const drag = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
-    const state = snapshotOf(page);
-    const from = await state.resolve(params.from_uid);
-    const to = await state.resolve(params.to_uid);
-    const {settle} = await runAndSettle(page, () => dragAndDrop(page, from, params.from_uid, to, params.to_uid));
+    const settle = await page.input.drag(params.from_uid, params.to_uid);
     report(response, 'Successfully dragged an element', settle, params.includeSnapshot);
   },
 });
@@ -202,8 +157,7 @@ export const pressKey = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response) {
-    const {key, modifiers} = parseKey(params.key);
-    const {settle} = await runAndSettle(page, () => pressKeys(page, [...modifiers, key]));
+    const settle = await page.input.pressKey(params.key);
     report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot);
   },
 });
@@ -221,12 +175,7 @@ export const typeTextTool = definePageTool({
     ),
   },
   async handler({params, page}, response) {
-    const {settle} = await runAndSettle(page, async () => {
-      await typeText(page, params.text);
-      if (params.submitKey) {
-        await pressKeys(page, [params.submitKey]);
-      }
-    });
+    const settle = await page.input.typeText(params.text, params.submitKey);
     report(
       response,
       params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`,
@@ -265,9 +214,7 @@ export const uploadFile = definePageTool({
       });
       paths.push(checked);
     }
-    const state = snapshotOf(page);
-    const element = await state.resolve(params.uid);
-    const {settle} = await runAndSettle(page, () => uploadFiles(page, element, params.uid, paths));
+    const settle = await page.input.uploadFiles(params.uid, paths);
     report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot);
   },
 });

@@ -1,44 +1,7 @@
 import * as v from 'valibot';
 
-import type {OpenDialog, Page} from '../browser/Page.js';
-import {
-  asNavigationError,
-  defaultNavigationTimeout,
-  navigate,
-  runAndSettle,
-  type SettleOptions,
-  type SettleResult,
-} from '../browser/settle.js';
-import {waitForText} from '../browser/waitForText.js';
+import type {NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
-
-async function historyStep(
-  page: Page,
-  delta: -1 | 1,
-  timeout: number,
-  onDialogHandled: NonNullable<SettleOptions['onDialogHandled']>,
-): Promise<SettleResult> {
-  const {currentIndex, entries} = await page.session.send('Page.getNavigationHistory');
-  const entry = entries[currentIndex + delta];
-  if (!entry) {
-    throw new Error('History entry to navigate to not found.');
-  }
-  const {settle} = await runAndSettle(
-    page,
-    async watcher => {
-      await page.session.send('Page.navigateToHistoryEntry', {entryId: entry.id}, timeout);
-      watcher.started.resolve();
-    },
-    {
-      timeout,
-      navigationMustFinish: true,
-      waitForStableDom: false,
-      handleDialog: {beforeunload: 'accept'},
-      onDialogHandled,
-    },
-  );
-  return settle;
-}
 
 export const navigatePage = definePageTool({
   name: 'navigate_page',
@@ -78,73 +41,40 @@ export const navigatePage = definePageTool({
     if (type === 'url' && !params.url) {
       throw new Error('A URL is required for navigation of type=url.');
     }
-    const timeout = timeoutOrDefault(params.timeout) ?? defaultNavigationTimeout(page);
-    const beforeUnload = params.handleBeforeUnload ?? 'accept';
-    const policy = {beforeunload: beforeUnload};
-    let scriptId: string | undefined;
-    if (params.initScript) {
-      ({identifier: scriptId} = await page.session.send('Page.addScriptToEvaluateOnNewDocument', {
-        source: params.initScript,
-      }));
+    const request: NavigationRequest =
+      type === 'url'
+        ? {type, url: params.url ?? ''}
+        : type === 'reload'
+          ? {type, ignoreCache: params.ignoreCache ?? false}
+          : {type};
+    const outcome = await page.navigate(request, {
+      timeout: timeoutOrDefault(params.timeout),
+      beforeUnload: params.handleBeforeUnload ?? 'accept',
+      initScript: params.initScript,
+    });
+    response.line(navigationLine(request, outcome, page.url));
+    if (outcome.handledDialog?.dialog.type === 'beforeunload') {
+      response.line(`${outcome.handledDialog.action === 'dismiss' ? 'Dismissed' : 'Accepted'} a beforeunload dialog.`);
     }
-    let handled: SettleResult['handledDialog'];
-    const onDialogHandled = (dialog: OpenDialog, action: string) => {
-      handled = {dialog, action};
-    };
-    try {
-      switch (type) {
-        case 'url': {
-          const url = params.url ?? '';
-          const result = await navigate(page, url, {timeout, handleDialog: policy});
-          handled = result.handledDialog ?? handled;
-          response.line(
-            result.error
-              ? `Unable to navigate in the selected page: ${result.error}.`
-              : `Successfully navigated to ${url}.`,
-          );
-          break;
-        }
-        case 'back':
-        case 'forward': {
-          try {
-            await historyStep(page, type === 'back' ? -1 : 1, timeout, onDialogHandled);
-            response.line(`Successfully navigated ${type} to ${page.url}.`);
-          } catch (error) {
-            response.line(
-              `Unable to navigate ${type} in the selected page: ${asNavigationError(error, timeout).replace(/\.$/, '')}.`,
-            );
-          }
-          break;
-        }
-        case 'reload': {
-          try {
-            await runAndSettle(
-              page,
-              async watcher => {
-                await page.session.send('Page.reload', {ignoreCache: params.ignoreCache ?? false}, timeout);
-                watcher.started.resolve();
-              },
-              {timeout, handleDialog: policy, navigationMustFinish: true, waitForStableDom: false, onDialogHandled},
-            );
-            response.line('Successfully reloaded the page.');
-          } catch (error) {
-            response.line(`Unable to reload the selected page: ${asNavigationError(error, timeout)}.`);
-          }
-          break;
-        }
-      }
-    } finally {
-      if (scriptId) {
-        await page.session.trySend('Page.removeScriptToEvaluateOnNewDocument', {identifier: scriptId});
-      }
-    }
-    if (handled?.dialog.type === 'beforeunload') {
-      response.line(`${handled.action === 'dismiss' ? 'Dismissed' : 'Accepted'} a beforeunload dialog.`);
-      page.dialog = undefined;
-    }
-    response.setIncludePages();
+    response.includePages();
   },
 });
+
+/** The reference's line for each kind of navigation, successful or not. */
+function navigationLine(request: NavigationRequest, outcome: NavigationOutcome, urlAfter: string): string {
+  const {error} = outcome;
+  switch (request.type) {
+    case 'url':
+      return error ? `Unable to navigate in the selected page: ${error}.` : `Successfully navigated to ${request.url}.`;
+    case 'back':
+    case 'forward':
+      return error
+        ? `Unable to navigate ${request.type} in the selected page: ${error.replace(/\.$/, '')}.`
+        : `Successfully navigated ${request.type} to ${urlAfter}.`;
+    case 'reload':
+      return error ? `Unable to reload the selected page: ${error}.` : 'Successfully reloaded the page.';
+  }
+}
 
 export const waitFor = definePageTool({
   name: 'wait_for',
@@ -161,7 +91,7 @@ export const waitFor = definePageTool({
     ...timeoutEntry,
   },
   async handler({params, page}, response) {
-    await waitForText(page, params.text, timeoutOrDefault(params.timeout));
+    await page.waitForText(params.text, timeoutOrDefault(params.timeout));
     response.line(`Element matching one of ${JSON.stringify(params.text)} found.`);
     response.includeSnapshot({verbose: false});
   },

@@ -2,7 +2,6 @@ import {isUtf8} from 'node:buffer';
 
 import * as v from 'valibot';
 
-import {requestBody, responseBody} from '../browser/bodies.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {
   BODY_INLINE_LIMIT,
@@ -14,8 +13,8 @@ import {
   type RequestSummary,
   truncate,
 } from '../response/formatNetwork.js';
-import {SECTION_ORDER} from '../response/ResponseBuilder.js';
-import {definePageTool} from './defineTool.js';
+import type {ToolFiles} from './context.js';
+import {definePageTool, paginationEntries} from './defineTool.js';
 
 const RESOURCE_TYPES = [
   'document',
@@ -55,17 +54,7 @@ export const listNetworkRequests = definePageTool({
   annotations: {category: 'network', readOnlyHint: true},
   blockedByDialog: false,
   schema: {
-    pageSize: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(1),
-        v.description('Requests per page. Omit (with pageIdx) to list all.'),
-      ),
-    ),
-    pageIdx: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
-    ),
+    ...paginationEntries('Requests'),
     resourceTypes: v.optional(
       v.pipe(
         v.array(v.picklist(RESOURCE_TYPES)),
@@ -81,11 +70,11 @@ export const listNetworkRequests = definePageTool({
   },
   async handler({params, page}, response) {
     const types = params.resourceTypes?.length ? new Set<string>(params.resourceTypes) : undefined;
-    const requests = page.instrumentation.network
+    const requests = page.network
       .list(params.includePreservedRequests ?? false)
       .filter(record => !types || types.has(record.resourceType))
       .map(summary);
-    response.section(SECTION_ORDER.networkList, formatNetworkList(requests, params.pageSize, params.pageIdx));
+    response.section('networkList', formatNetworkList(requests, params.pageSize, params.pageIdx));
   },
 });
 
@@ -115,7 +104,7 @@ export const getNetworkRequest = definePageTool({
     if (!params.reqid) {
       throw new Error('Give the reqid of a request. Call list_network_requests to see them.');
     }
-    const record = page.instrumentation.network.findById(params.reqid);
+    const record = page.network.find(params.reqid);
     if (!record) {
       throw new Error(
         `No request with reqid ${params.reqid} on page ${page.id}. Call list_network_requests to see the reqids.`,
@@ -123,44 +112,58 @@ export const getNetworkRequest = definePageTool({
     }
     const redact = (headers: Record<string, string>) =>
       config.redactNetworkHeaders ? redactHeaders(headers) : headers;
-    const [postData, body] = await Promise.all([requestBody(record), responseBody(record)]);
-    let requestBodyText: BodyText | undefined;
-    if (record.hasPostData) {
-      if (postData === undefined) {
-        requestBodyText = {text: '<Request body not available anymore>'};
-      } else if (params.requestFilePath) {
-        requestBodyText = {savedTo: await files.save(postData, params.requestFilePath, '.network-request')};
-      } else {
-        requestBodyText = {text: truncate(postData, BODY_INLINE_LIMIT)};
-      }
-    }
-    let responseBodyText: BodyText | undefined;
-    if (record.response && record.resourceType !== 'websocket') {
-      if (params.responseFilePath) {
-        responseBodyText = body
-          ? {savedTo: await files.save(body, params.responseFilePath, '.network-response')}
-          : {text: '<Response body not available anymore>'};
-      } else if (!body) {
-        responseBodyText = {text: '<not available anymore>'};
-      } else if (!isUtf8(body)) {
-        responseBodyText = {text: '<binary data>'};
-      } else {
-        const text = body.toString('utf8');
-        responseBodyText = {text: text.length === 0 ? '<empty response>' : truncate(text, BODY_INLINE_LIMIT)};
-      }
-    }
+    const [postData, body] = await Promise.all([page.network.requestBody(record), page.network.responseBody(record)]);
     response.section(
-      SECTION_ORDER.networkRequest,
+      'networkRequest',
       formatRequestDetail({
         url: record.url,
         status: requestStatus(record.response, record.failure),
         requestHeaders: redact(record.requestHeaders),
-        requestBody: requestBodyText,
+        requestBody: record.hasPostData ? await requestBodyText(postData, params.requestFilePath, files) : undefined,
         responseHeaders: record.response ? redact(record.response.headers) : undefined,
-        responseBody: responseBodyText,
+        responseBody:
+          record.response && record.resourceType !== 'websocket'
+            ? await responseBodyText(body, params.responseFilePath, files)
+            : undefined,
         failure: record.failure,
         redirectChain: [...record.redirectChain].reverse().map(summary),
       }),
     );
   },
 });
+
+/** The request body as shown, or the file it was saved to. */
+async function requestBodyText(
+  postData: string | undefined,
+  filePath: string | undefined,
+  files: ToolFiles,
+): Promise<BodyText> {
+  if (postData === undefined) {
+    return {text: '<Request body not available anymore>'};
+  }
+  if (filePath) {
+    return {savedTo: await files.save(postData, filePath, '.network-request')};
+  }
+  return {text: truncate(postData, BODY_INLINE_LIMIT)};
+}
+
+/** The response body as shown (text, or why it is not), or the file it was saved to. */
+async function responseBodyText(
+  body: Buffer | undefined,
+  filePath: string | undefined,
+  files: ToolFiles,
+): Promise<BodyText> {
+  if (filePath) {
+    return body
+      ? {savedTo: await files.save(body, filePath, '.network-response')}
+      : {text: '<Response body not available anymore>'};
+  }
+  if (!body) {
+    return {text: '<not available anymore>'};
+  }
+  if (!isUtf8(body)) {
+    return {text: '<binary data>'};
+  }
+  const text = body.toString('utf8');
+  return {text: text.length === 0 ? '<empty response>' : truncate(text, BODY_INLINE_LIMIT)};
+}

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 
-import {navigate} from '../browser/settle.js';
 import {definePageTool, defineTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 
 export const listPages = defineTool({
@@ -9,7 +8,7 @@ export const listPages = defineTool({
   annotations: {category: 'navigation', readOnlyHint: true},
   schema: {},
   async handler(_request, response) {
-    response.setIncludePages();
+    response.includePages();
   },
 });
 
@@ -22,12 +21,8 @@ export const selectPage = defineTool({
     bringToFront: v.optional(v.pipe(v.boolean(), v.description('Also focus the page and bring it to the front.'))),
   },
   async handler({params}, response, {browser}) {
-    const page = browser.getPageById(params.pageId);
-    browser.selectPage(page);
-    if (params.bringToFront) {
-      await page.session.send('Page.bringToFront');
-    }
-    response.setIncludePages();
+    await browser.selectPage(params.pageId, {bringToFront: params.bringToFront ?? false});
+    response.includePages();
   },
 });
 
@@ -39,12 +34,12 @@ export const closePage = defineTool({
     pageId: v.pipe(v.number(), v.description('The id of the page to close, as shown by list_pages.')),
   },
   async handler({params}, response, {browser}) {
-    if (browser.pages().length <= 1) {
+    if (browser.pageCount() <= 1) {
       response.line('The last open page cannot be closed. It is fine to keep it open.');
     } else {
-      await browser.closePage(browser.getPageById(params.pageId));
+      await browser.closePage(params.pageId);
     }
-    response.setIncludePages();
+    response.includePages();
   },
 });
 
@@ -70,10 +65,13 @@ export const newPage = defineTool({
   },
   async handler({params}, response, {browser}) {
     const page = await browser.newPage({background: params.background, isolatedContext: params.isolatedContext});
-    response.setIncludePages();
-    const result = await navigate(page, params.url, {timeout: timeoutOrDefault(params.timeout)});
-    if (result.error) {
-      throw new Error(result.error);
+    response.includePages();
+    const outcome = await page.navigate(
+      {type: 'url', url: params.url},
+      {timeout: timeoutOrDefault(params.timeout), beforeUnload: 'accept'},
+    );
+    if (outcome.error) {
+      throw new Error(outcome.error);
     }
   },
 });
@@ -88,19 +86,9 @@ export const handleDialog = definePageTool({
     promptText: v.optional(v.pipe(v.string(), v.description('Text to enter into a prompt dialog before accepting.'))),
   },
   async handler({params, page}, response) {
-    const dialog = page.dialog;
-    if (!dialog) {
-      throw new Error('No open dialog found');
-    }
     const accept = params.action === 'accept';
-    await page.session
-      .send('Page.handleJavaScriptDialog', {
-        accept,
-        ...(accept && params.promptText !== undefined ? {promptText: params.promptText} : {}),
-      })
-      .catch(() => undefined); // Already closed elsewhere.
-    page.dialog = undefined;
+    await page.answerDialog(accept, params.promptText);
     response.line(`Successfully ${accept ? 'accepted' : 'dismissed'} the dialog`);
-    response.setIncludePages();
+    response.includePages();
   },
 });

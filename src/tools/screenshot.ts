@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 
-import type {CdpSession} from '../cdp/CdpConnection.js';
 import type {Config} from '../cli/options.js';
 import {definePageTool} from './defineTool.js';
 
@@ -45,30 +44,12 @@ export const takeScreenshot = (config: Config) =>
         throw new Error('Providing both "uid" and "fullPage" is not allowed.');
       }
       const format = params.format;
-      const quality = format === 'png' ? undefined : (params.quality ?? config.screenshotQuality);
-      const s = page.session;
-      let clip: {x: number; y: number; width: number; height: number; scale: number} | undefined;
-      let captureBeyondViewport = false;
-      if (params.uid) {
-        const element = await page.getElements().resolve(params.uid);
-        clip = await elementClip(element.session, element.objectId);
-        captureBeyondViewport = true;
-      } else if (params.fullPage) {
-        const metrics = await s.send('Page.getLayoutMetrics');
-        const size = metrics.cssContentSize;
-        clip = {x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1};
-        captureBeyondViewport = true;
-      }
-      const {data} = await s.send(
-        'Page.captureScreenshot',
-        {
-          format,
-          ...(quality !== undefined ? {quality: Math.round(quality)} : {}),
-          optimizeForSpeed: true,
-          ...(clip ? {clip, captureBeyondViewport} : {}),
-        },
-        60_000,
-      );
+      const data = await page.screenshot({
+        format,
+        quality: format === 'png' ? undefined : (params.quality ?? config.screenshotQuality),
+        uid: params.uid,
+        fullPage: params.fullPage ?? false,
+      });
       response.line(
         params.uid
           ? `Took a screenshot of node with uid "${params.uid}".`
@@ -78,32 +59,11 @@ export const takeScreenshot = (config: Config) =>
       );
       const bytes = Buffer.from(data, 'base64');
       if (params.filePath) {
-        const saved = await files.save(bytes, params.filePath, `.${format}`);
-        response.line(`Saved screenshot to ${saved}.`);
+        response.line(`Saved screenshot to ${await files.save(bytes, params.filePath, `.${format}`)}.`);
       } else if (bytes.length >= INLINE_IMAGE_LIMIT_BYTES) {
-        const saved = await files.saveTemporary(bytes, `screenshot.${format}`);
-        response.line(`Saved screenshot to ${saved}.`);
+        response.line(`Saved screenshot to ${await files.saveTemporary(bytes, `screenshot.${format}`)}.`);
       } else {
         response.image(data, `image/${format}`);
       }
     },
   });
-
-/** The element's box in page (document) coordinates, after scrolling it into view. */
-async function elementClip(
-  session: CdpSession,
-  objectId: string,
-): Promise<{x: number; y: number; width: number; height: number; scale: number}> {
-  await session.trySend('DOM.scrollIntoViewIfNeeded', {objectId});
-  const {result} = await session.send('Runtime.callFunctionOn', {
-    objectId,
-    functionDeclaration:
-      'function() { const r = this.getBoundingClientRect(); return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }',
-    returnByValue: true,
-  });
-  const box = result.value as {x: number; y: number; width: number; height: number};
-  if (!box || box.width === 0 || box.height === 0) {
-    throw new Error('The element has no visible box to capture (it is hidden or empty).');
-  }
-  return {...box, scale: 1};
-}

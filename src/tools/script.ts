@@ -2,20 +2,7 @@ import {readFile} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
-import type {Protocol} from '../../protocol/index.js';
-import {runAndSettle} from '../browser/settle.js';
-import {CdpTimeoutError} from '../cdp/errors.js';
 import {definePageTool} from './defineTool.js';
-
-/** The first line of an exception as the page would print it, without a bare "Error: " prefix. */
-export function exceptionMessage(details: Protocol.Runtime.ExceptionDetails): string {
-  const description = details.exception?.description ?? details.exception?.value ?? details.text;
-  const first = String(description).split('\n')[0] ?? '';
-  return first.replace(/^Error: /, '') || details.text;
-}
-
-/** Bound of one script run; a script that never settles must not hold the server forever. */
-const EVALUATE_TIMEOUT_MS = 60_000;
 
 export const evaluateScript = definePageTool({
   name: 'evaluate_script',
@@ -83,60 +70,21 @@ export const evaluateScript = definePageTool({
     if (code === undefined || code.trim() === '') {
       throw new Error('Give the code to run in `function` (or a file in `sourcePath`).');
     }
-    const format = params.format ?? 'function';
-    const elementIds = params.args?.length ? await page.resolveElementsForEvaluation(params.args) : undefined;
-    if (format === 'script' && elementIds) {
-      throw new Error('args can only be passed to a function (format=function).');
-    }
-    const {value, settle} = await runAndSettle(
-      page,
-      async () => {
-        const s = elementIds?.session ?? page.session;
-        if (elementIds) {
-          return s.send(
-            'Runtime.callFunctionOn',
-            {
-              functionDeclaration: `async function(...args) { const fn = (${code}\n); return JSON.stringify(await fn(...args)); }`,
-              objectId: elementIds.objectIds[0],
-              arguments: elementIds.objectIds.map(objectId => ({objectId})),
-              awaitPromise: true,
-              returnByValue: true,
-            },
-            EVALUATE_TIMEOUT_MS,
-          );
-        }
-        const expression =
-          format === 'script'
-            ? `(async () => JSON.stringify(await eval(${JSON.stringify(code)})))()`
-            : `(async () => { const fn = (${code}\n); return JSON.stringify(await fn()); })()`;
-        return s.send(
-          'Runtime.evaluate',
-          {expression, awaitPromise: true, returnByValue: true, userGesture: true},
-          EVALUATE_TIMEOUT_MS,
-        );
-      },
-      {handleDialog: params.dialogAction ?? 'accept', waitForStableDom: params.waitForStableDom ?? true},
-    ).catch((error: unknown) => {
-      if (error instanceof CdpTimeoutError) {
-        throw new Error(
-          `The script did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s and was abandoned (it may still run in the page). Return sooner, e.g. without waiting on long timers, or split the work into several calls.`,
-        );
-      }
-      throw error;
+    const {json, settle} = await page.evaluate({
+      code,
+      format: params.format ?? 'function',
+      uids: params.args ?? [],
+      dialogAction: params.dialogAction ?? 'accept',
+      waitForStableDom: params.waitForStableDom ?? true,
     });
     response.attachSettle(settle);
-    if (!value) {
+    if (json === undefined) {
       return;
     }
-    if (value.exceptionDetails) {
-      throw new Error(exceptionMessage(value.exceptionDetails));
-    }
-    const text = value.result.value === undefined ? 'undefined' : String(value.result.value);
     if (params.filePath) {
-      const saved = await files.save(text, params.filePath, '.json');
-      response.line(`Script ran on page. Output saved to ${saved}.`);
+      response.line(`Script ran on page. Output saved to ${await files.save(json, params.filePath, '.json')}.`);
     } else {
-      response.line('Script ran on page and returned:', '```json', text, '```');
+      response.line('Script ran on page and returned:', '```json', json, '```');
     }
   },
 });

@@ -26,7 +26,9 @@ describe('network requests', () => {
     fixtures = await new FixtureServer().start();
     sockets = new ws.Server({port: 0, host: '127.0.0.1'});
     await new Promise(resolve => sockets.once('listening', resolve));
-    sockets.on('connection', socket => socket.on('message', message => socket.send(`echo ${String(message)}`)));
+    sockets.on('connection', socket =>
+      socket.on('message', message => socket.send(`echo ${(message as Buffer).toString()}`)),
+    );
     const wsPort = (sockets.address() as {port: number}).port;
     fixtures.route('/api/items', {headers: {'content-type': 'application/json'}, body: '{"items":[1,2,3]}'});
     fixtures.route('/api/echo', (req, res, body) => {

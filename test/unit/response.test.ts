@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
 import {formatDialog, formatPageLabel, formatPages, paginate} from '../../src/response/format.js';
-import {renderResponse} from '../../src/response/ResponseBuilder.js';
+import {ResponseBuilder} from '../../src/response/ResponseBuilder.js';
+import {parseSections} from '../../src/response/sections.js';
 
 describe('response formatting', () => {
   it('labels pages with a title, truncating long ones', () => {
@@ -53,17 +54,16 @@ describe('response formatting', () => {
   });
 
   it('assembles sections in the fixed order', () => {
-    const text = renderResponse({
+    const response = new ResponseBuilder()
+      .section('consoleList', ['## Console messages'])
+      .line('Did it.')
+      .attachSettle({navigatedToUrl: 'http://x/'});
+    const text = response.render({
       notes: ['Note: reconnected.'],
-      lines: ['Did it.'],
-      navigatedToUrl: 'http://x/',
-      emulation: ['Emulating CPU throttling: 4x slowdown'],
+      emulation: {state: {cpuThrottlingRate: 4}, navigationTimeoutMs: 10_000},
       dialog: {type: 'confirm', message: 'Sure?'},
       pages: {note: 'Note: moved.', items: [{id: 1, title: '', url: 'http://x/', selected: true}]},
-      sections: [
-        {order: 18, lines: ['## Console messages']},
-        {order: 10, lines: ['## Latest page snapshot']},
-      ],
+      snapshot: ['## Latest page snapshot'],
       error: 'boom',
     });
     assert.equal(
@@ -84,5 +84,26 @@ describe('response formatting', () => {
         'Error: boom',
       ].join('\n'),
     );
+  });
+
+  it('parses a rendered response back into its sections', () => {
+    const text = new ResponseBuilder()
+      .line('Successfully clicked on the element')
+      .attachSettle({navigatedToUrl: 'http://x/b'})
+      .section('networkList', ['## Network requests', 'Showing 1-1 of 1 (Page 1 of 1).', 'reqid=1 GET http://x/ [200]'])
+      .render({
+        notes: [],
+        pages: {items: [{id: 1, title: 'B', url: 'http://x/b', selected: true}]},
+        snapshot: ['## Latest page snapshot', 'uid=1_0 RootWebArea "B" url="http://x/b"\n'],
+        error: 'late failure',
+      });
+    assert.deepEqual(parseSections(text), {
+      lines: ['Successfully clicked on the element'],
+      navigation: ['Page navigated to http://x/b.'],
+      pages: ['## Pages', '1: B (http://x/b) [selected]'],
+      snapshot: ['## Latest page snapshot', 'uid=1_0 RootWebArea "B" url="http://x/b"', ''],
+      networkList: ['## Network requests', 'Showing 1-1 of 1 (Page 1 of 1).', 'reqid=1 GET http://x/ [200]'],
+      error: ['Error: late failure'],
+    });
   });
 });

@@ -139,10 +139,8 @@ function slimObject(arg: RemoteObject): RemoteObject {
     slim.unserializableValue = arg.unserializableValue;
   }
   if (arg.value !== undefined) {
-    slim.value =
-      typeof arg.value === 'string' && arg.value.length > MAX_TEXT_CHARS
-        ? arg.value.slice(0, MAX_TEXT_CHARS)
-        : arg.value;
+    const value: unknown = arg.value;
+    slim.value = typeof value === 'string' && value.length > MAX_TEXT_CHARS ? value.slice(0, MAX_TEXT_CHARS) : value;
   }
   if (arg.subtype === 'error' && arg.description !== undefined) {
     slim.description = arg.description.slice(0, MAX_TEXT_CHARS);

@@ -6,7 +6,7 @@ import {aggregationKey, describeIssue, issueVariants} from '../../../src/browser
 import {NavigationBuckets} from '../../../src/browser/collectors/NavigationBuckets.js';
 import {displayName} from '../../../src/browser/sourceMaps.js';
 import {NO_THROTTLE, UrlPolicy} from '../../../src/browser/urlPolicy.js';
-import {parseGeolocation, parseHeaders, parseViewport} from '../../../src/tools/emulation.js';
+import {parseGeolocation, parseHeaders, parseViewport} from '../../../src/tools/emulationParams.js';
 
 describe('NavigationBuckets', () => {
   const item = (buckets: NavigationBuckets<{id: number; approxBytes: number}>, bytes = 10) => ({

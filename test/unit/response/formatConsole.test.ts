@@ -6,10 +6,10 @@ import {
   formatConsoleList,
   formatIssueDetail,
   formatStack,
-  type SymbolizedStack,
+  type StackView,
 } from '../../../src/response/formatConsole.js';
 
-const stack: SymbolizedStack = {
+const stack: StackView = {
   fragments: [
     {
       description: undefined,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
+import type {EmulationState} from '../../../src/browser/emulationState.js';
 import {formatEmulation, paginate} from '../../../src/response/format.js';
 
 describe('formatEmulation', () => {
@@ -10,35 +11,30 @@ describe('formatEmulation', () => {
   });
 
   it('prints every emulated feature in the reference order', () => {
-    assert.deepEqual(
-      formatEmulation(
-        {
-          prefersReducedMotion: 'reduce',
-          prefersContrast: 'more',
-          forcedColors: 'active',
-          colorScheme: 'dark',
-          cpuThrottlingRate: 4,
-          userAgent: 'UA/1',
-          viewport: {width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true, isLandscape: false},
-          geolocation: {latitude: 1.5, longitude: -2},
-          networkConditions: 'Slow 3G',
-          extraHttpHeaders: {a: 'b'},
-        },
-        400_000,
-      ),
-      [
-        'Emulating network conditions: Slow 3G',
-        'Default navigation timeout set to 400000 ms',
-        'Emulating geolocation: latitude=1.5, longitude=-2',
-        'Emulating viewport: {"deviceScaleFactor":3,"isMobile":true,"hasTouch":true,"isLandscape":false,"width":390,"height":844}',
-        'Emulating user agent: UA/1',
-        'Emulating CPU throttling: 4x slowdown',
-        'Emulating color scheme: dark',
-        'Emulating forced-colors: active',
-        'Emulating prefers-contrast: more',
-        'Emulating prefers-reduced-motion: reduce',
-      ],
-    );
+    const state: EmulationState = {
+      prefersReducedMotion: 'reduce',
+      prefersContrast: 'more',
+      forcedColors: 'active',
+      colorScheme: 'dark',
+      cpuThrottlingRate: 4,
+      userAgent: 'UA/1',
+      viewport: {width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true, isLandscape: false},
+      geolocation: {latitude: 1.5, longitude: -2},
+      networkConditions: 'Slow 3G',
+      extraHttpHeaders: {a: 'b'},
+    };
+    assert.deepEqual(formatEmulation(state, 400_000), [
+      'Emulating network conditions: Slow 3G',
+      'Default navigation timeout set to 400000 ms',
+      'Emulating geolocation: latitude=1.5, longitude=-2',
+      'Emulating viewport: {"deviceScaleFactor":3,"isMobile":true,"hasTouch":true,"isLandscape":false,"width":390,"height":844}',
+      'Emulating user agent: UA/1',
+      'Emulating CPU throttling: 4x slowdown',
+      'Emulating color scheme: dark',
+      'Emulating forced-colors: active',
+      'Emulating prefers-contrast: more',
+      'Emulating prefers-reduced-motion: reduce',
+    ]);
   });
 });
 

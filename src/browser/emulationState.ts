@@ -1,8 +1,10 @@
+/**
+ * Emulation as state: what a page emulates, and how that state is sent to
+ * one CDP session (pages, frames and workers each get the part they take).
+ * Changing a page's emulation as an action is emulatePage.ts.
+ */
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import type {Page} from './Page.js';
-import {runAndSettle} from './settle.js';
-import type {Throttle, UrlPolicy} from './urlPolicy.js';
-import {NO_THROTTLE} from './urlPolicy.js';
+import {NO_THROTTLE, type Throttle, type UrlPolicy} from './urlPolicy.js';
 
 /** Emulated viewport, in the key order the status line prints it. */
 export interface ViewportState {
@@ -16,7 +18,7 @@ export interface ViewportState {
 
 /** Per-page emulation state; shown on responses of page-scoped tools. Absent keys are not emulated. */
 export interface EmulationState {
-  networkConditions?: string;
+  networkConditions?: NetworkConditionName;
   cpuThrottlingRate?: number;
   geolocation?: {latitude: number; longitude: number};
   viewport?: ViewportState;
@@ -28,22 +30,56 @@ export interface EmulationState {
   extraHttpHeaders?: Record<string, string>;
 }
 
-/**
- * Network presets (bytes/s and ms), the numbers DevTools and Puppeteer use:
- * download/upload throughput and added round-trip latency.
- */
-export const NETWORK_PRESETS: Record<string, Throttle> = {
-  Offline: {offline: true, latency: 0, downloadThroughput: 0, uploadThroughput: 0},
-  'Slow 3G': {offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000},
-  'Fast 3G': {offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375},
-  'Slow 4G': {offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375},
-  'Fast 4G': {offline: false, latency: 165, downloadThroughput: 1_012_500, uploadThroughput: 168_750},
+/** The network presets emulate offers, as chrome-devtools-mcp names them. */
+export const NETWORK_CONDITION_NAMES = ['Offline', 'Slow 3G', 'Fast 3G', 'Slow 4G', 'Fast 4G'] as const;
+export type NetworkConditionName = (typeof NETWORK_CONDITION_NAMES)[number];
+
+interface NetworkPreset {
+  /** Download/upload throughput (bytes/s) and added round-trip latency (ms): the numbers DevTools uses. */
+  throttle: Throttle;
+  /** How much slower navigations get, which stretches the default navigation timeout (as the reference). */
+  navigationSlowdown: number;
+}
+
+export const NETWORK_PRESETS: Record<NetworkConditionName, NetworkPreset> = {
+  Offline: {
+    throttle: {offline: true, latency: 0, downloadThroughput: 0, uploadThroughput: 0},
+    navigationSlowdown: 1,
+  },
+  'Slow 3G': {
+    throttle: {offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000},
+    navigationSlowdown: 10,
+  },
+  'Fast 3G': {
+    throttle: {offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375},
+    navigationSlowdown: 5,
+  },
+  'Slow 4G': {
+    throttle: {offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375},
+    navigationSlowdown: 2.5,
+  },
+  'Fast 4G': {
+    throttle: {offline: false, latency: 165, downloadThroughput: 1_012_500, uploadThroughput: 168_750},
+    navigationSlowdown: 1,
+  },
 };
 
-export const NETWORK_CONDITION_NAMES = ['Offline', 'Slow 3G', 'Fast 3G', 'Slow 4G', 'Fast 4G'] as const;
+function presetOf(state: EmulationState): NetworkPreset | undefined {
+  return state.networkConditions ? NETWORK_PRESETS[state.networkConditions] : undefined;
+}
 
 export function throttleOf(state: EmulationState): Throttle | undefined {
-  return state.networkConditions ? NETWORK_PRESETS[state.networkConditions] : undefined;
+  return presetOf(state)?.throttle;
+}
+
+/** Factor by which emulated network conditions slow navigations down (1 when not emulated). */
+export function navigationSlowdown(state: EmulationState): number {
+  return presetOf(state)?.navigationSlowdown ?? 1;
+}
+
+/** Factor by which emulated CPU throttling slows the page down (1 when not emulated). */
+export function cpuSlowdown(state: EmulationState): number {
+  return Math.max(1, state.cpuThrottlingRate ?? 1);
 }
 
 /** Which settings a kind of session takes: frames take everything, workers only network-level ones. */
@@ -145,37 +181,4 @@ export async function applyViewport(
     (previous?.isMobile ?? false) !== (viewport?.isMobile ?? false) ||
     (previous?.hasTouch ?? false) !== (viewport?.hasTouch ?? false)
   );
-}
-
-/**
- * Makes `next` the page's whole emulation state: every session of the page
- * gets it (what is absent is cleared), then the viewport, reloading the page
- * when touch or mobile emulation changed (they only apply to new documents).
- */
-export async function emulatePage(page: Page, next: EmulationState): Promise<void> {
-  const previousViewport = page.emulation.viewport;
-  for (const key of Object.keys(page.emulation) as Array<keyof EmulationState>) {
-    delete page.emulation[key];
-  }
-  Object.assign(page.emulation, next);
-  await Promise.all(
-    page.instrumentation
-      .sessions()
-      .map(({session, kind}) =>
-        kind === 'page'
-          ? applySessionEmulation(session, kind, next, page.urlPolicy, true)
-          : applySessionEmulation(session, kind, next, page.urlPolicy, true).catch(() => undefined),
-      ),
-  );
-  const reload = await applyViewport(page.session, next.viewport, previousViewport);
-  if (reload && !page.url.startsWith('about:')) {
-    await runAndSettle(
-      page,
-      async watcher => {
-        await page.session.send('Page.reload', {});
-        watcher.started.resolve();
-      },
-      {waitForStableDom: false},
-    );
-  }
 }

@@ -1,0 +1,82 @@
+/**
+ * The input tools' actions as a whole: find the element of the latest
+ * snapshot by uid, act on it the way a user would, and wait for what that
+ * caused (runAndSettle). Each returns what happened (navigation, dialog).
+ */
+import type {Page} from '../browser/Page.js';
+import {runAndSettle, type SettleResult} from '../browser/settle.js';
+import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from './actions.js';
+import {fillElement} from './fill.js';
+import {parseKey} from './keys.js';
+import {dragAndDrop, uploadFiles} from './transfer.js';
+
+/** Clicking an option of a native single select picks it instead (a real click would open the popup). */
+const SELECT_OPTION_ELEMENT = `function() {
+  const select = this.closest('select');
+  if (this.localName !== 'option' || !select || select.multiple || select.disabled || this.disabled) return false;
+  if (this.parentElement && this.parentElement.localName === 'optgroup' && this.parentElement.disabled) return false;
+  select.value = this.value;
+  select.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  select.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}`;
+
+async function settled(page: Page, action: () => Promise<unknown>): Promise<SettleResult> {
+  const {settle} = await runAndSettle(page, action);
+  return settle;
+}
+
+export async function clickElement(page: Page, uid: string, dblClick: boolean): Promise<SettleResult> {
+  const elements = page.getElements();
+  const {role} = elements.describe(uid);
+  const element = await elements.resolve(uid);
+  return settled(page, async () => {
+    if (!dblClick && role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
+      return;
+    }
+    const point = await actionPoint(page, element, uid, true);
+    await mouseClick(page, point, dblClick ? 2 : 1);
+  });
+}
+
+export function clickPoint(page: Page, x: number, y: number, dblClick: boolean): Promise<SettleResult> {
+  return settled(page, () => mouseClick(page, {x, y}, dblClick ? 2 : 1));
+}
+
+export async function hoverElement(page: Page, uid: string): Promise<SettleResult> {
+  const element = await page.getElements().resolve(uid);
+  return settled(page, async () => mouseMove(page, await actionPoint(page, element, uid, false)));
+}
+
+export function fillValue(page: Page, uid: string, value: string): Promise<SettleResult> {
+  page.getElements();
+  return settled(page, () => fillElement(page, uid, value));
+}
+
+export async function dragElement(page: Page, fromUid: string, toUid: string): Promise<SettleResult> {
+  const elements = page.getElements();
+  const from = await elements.resolve(fromUid);
+  const to = await elements.resolve(toUid);
+  return settled(page, () => dragAndDrop(page, from, fromUid, to, toUid));
+}
+
+/** Presses a key or a combination such as `Control+Shift+R` on the focused element. */
+export function pressKeyCombination(page: Page, combination: string): Promise<SettleResult> {
+  const {key, modifiers} = parseKey(combination);
+  return settled(page, () => pressKeys(page, [...modifiers, key]));
+}
+
+/** Types into the focused element, then presses `submitKey` if given. */
+export function typeIntoFocused(page: Page, text: string, submitKey: string | undefined): Promise<SettleResult> {
+  return settled(page, async () => {
+    await typeText(page, text);
+    if (submitKey) {
+      await pressKeys(page, [submitKey]);
+    }
+  });
+}
+
+export async function uploadToElement(page: Page, uid: string, paths: string[]): Promise<SettleResult> {
+  const element = await page.getElements().resolve(uid);
+  return settled(page, () => uploadFiles(page, element, uid, paths));
+}

@@ -1,0 +1,57 @@
+import type {Browser} from '../browser/Browser.js';
+import type {Page} from '../browser/Page.js';
+import {defaultNavigationTimeout} from '../browser/settle.js';
+import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
+import {snapshotSection} from '../snapshot/section.js';
+import type {PathSandbox} from '../util/sandbox.js';
+
+/**
+ * Resolves what a finished call's response shows besides the tool's own
+ * parts: the response page's emulation and open dialog, and the page list
+ * and snapshot when the tool asked for them. A failure while taking the
+ * snapshot becomes the response's error (the rest is still shown).
+ */
+export async function resolveResponseState(options: {
+  browser: Browser;
+  page: Page | undefined;
+  wants: ResponseWants;
+  files: PathSandbox;
+  notes: string[];
+  error: string | undefined;
+}): Promise<ResponseState> {
+  const {browser, page, wants} = options;
+  let error = options.error;
+  let snapshot: string[] | undefined;
+  if (wants.snapshot && error === undefined) {
+    try {
+      snapshot = await snapshotSection(page ?? browser.getSelectedPage(), wants.snapshot, options.files);
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+  }
+  return {
+    notes: options.notes,
+    emulation: page ? {state: page.emulation, navigationTimeoutMs: defaultNavigationTimeout(page)} : undefined,
+    dialog: page?.dialog,
+    pages: wants.pages ? {note: browser.takeSelectionNote(), items: await pageSummaries(browser)} : undefined,
+    snapshot,
+    error,
+  };
+}
+
+async function pageSummaries(browser: Browser): Promise<NonNullable<ResponseState['pages']>['items']> {
+  const pages = browser.pages();
+  // A dialog pauses its renderer, which other pages may share: then only the
+  // titles Chrome already reported are safe to use.
+  const paused = pages.some(p => p.dialog);
+  const selected = browser.findSelectedPage();
+  return Promise.all(
+    pages.map(async p => ({
+      id: p.id,
+      title: paused ? p.displayTitle : await p.fetchTitle(),
+      url: p.url,
+      selected: p === selected,
+      isolatedContext: p.contextName,
+    })),
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The whole surface tool handlers see of the browser, the configuration and
+ * the file system. These are contracts, not the model: the pipeline hands
+ * handlers objects that implement them (tools/handles.ts) over the browser
+ * model, the input and snapshot layers.
+ *
+ * Only add a member here when a tool needs it. Keep CDP out: a member says
+ * what a tool wants done ("navigate", "click uid"), the layers below say how.
+ */
+import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
+import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
+import type {EmulationState} from '../browser/emulationState.js';
+import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
+import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
+import type {OpenDialog} from '../browser/Page.js';
+import type {ScreenshotRequest} from '../browser/screenshot.js';
+import type {SettleResult} from '../browser/settle.js';
+import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
+import type {Config} from '../cli/options.js';
+import type {ProgressReporter} from '../util/progress.js';
+
+/** File access for tools: every path goes through the sandbox (MCP roots, the temp dir). */
+export interface ToolFiles {
+  /** The canonical path, when it is inside the allowed roots; throws with what to do otherwise. */
+  validate(path: string): Promise<string>;
+  /** Writes `data` to `path` with its extension forced to `ext`; returns the path written. */
+  save(data: Uint8Array | string, path: string, ext: string): Promise<string>;
+  /** Writes `data` to a new file in a fresh temp folder; returns its path. */
+  saveTemporary(data: Uint8Array | string, filename: string): Promise<string>;
+}
+
+/** What a handler gets besides its params. */
+export interface ToolContext {
+  readonly browser: ToolBrowser;
+  readonly config: Config;
+  readonly files: ToolFiles;
+  /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
+  readonly progress: ProgressReporter;
+}
+
+/** The browser as page-less tools use it. */
+export interface ToolBrowser {
+  /** Open pages (the last one cannot be closed). */
+  pageCount(): number;
+  /** Makes a page the selected one; throws for unknown ids. */
+  selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void>;
+  closePage(pageId: number): Promise<void>;
+  /** Opens and selects a new page (optionally in a named isolated context). */
+  newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
+}
+
+/** One page, as page-scoped tools use it. */
+export interface ToolPage {
+  readonly id: number;
+  readonly url: string;
+  /** The unanswered dialog the page shows, if any. */
+  readonly dialog: OpenDialog | undefined;
+  readonly emulation: Readonly<EmulationState>;
+
+  /** Navigates (URL, history, reload); failures come back in the outcome, not as throws. */
+  navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome>;
+  /** Resolves once any of the texts shows on the page; throws after the timeout. */
+  waitForText(texts: string[], timeoutMs: number | undefined): Promise<void>;
+  /** Accepts or dismisses the open dialog; throws when there is none. */
+  answerDialog(accept: boolean, promptText: string | undefined): Promise<void>;
+  evaluate(request: EvaluationRequest): Promise<EvaluationResult>;
+  /** A screenshot, base64-encoded, of the viewport, the full page or one element. */
+  screenshot(request: ScreenshotRequest): Promise<string>;
+  /** Makes `state` the page's whole emulation state. */
+  emulate(state: EmulationState): Promise<void>;
+  /** Sets the size of the page's content area (CSS pixels). */
+  resize(width: number, height: number): Promise<void>;
+
+  readonly input: ToolInput;
+  readonly console: ToolConsole;
+  readonly network: ToolNetwork;
+}
+
+/**
+ * Input on the elements of the latest snapshot (by uid) and on the focused
+ * element. Each action waits for what it caused and reports it.
+ */
+export interface ToolInput {
+  click(uid: string, options: {dblClick: boolean}): Promise<SettleResult>;
+  clickAt(x: number, y: number, options: {dblClick: boolean}): Promise<SettleResult>;
+  hover(uid: string): Promise<SettleResult>;
+  fill(uid: string, value: string): Promise<SettleResult>;
+  drag(fromUid: string, toUid: string): Promise<SettleResult>;
+  pressKey(key: string): Promise<SettleResult>;
+  typeText(text: string, submitKey: string | undefined): Promise<SettleResult>;
+  uploadFiles(uid: string, paths: string[]): Promise<SettleResult>;
+}
+
+/** The page's console messages and DevTools issues. */
+export interface ToolConsole {
+  list(includePreserved: boolean): ConsoleEntry[];
+  find(id: number): ConsoleEntry | undefined;
+  /** Where the entry was logged or thrown, source-mapped, with error causes. */
+  stack(entry: ConsoleEntry): Promise<SymbolizedStack | undefined>;
+  /** The entry's argument values, while the page still holds them. */
+  arguments(entry: ConsoleEntry): Promise<ArgumentText[]>;
+  /** One line per occurrence of an issue, linked to reqids and snapshot uids. */
+  issueOccurrences(entry: IssueEntry): string[];
+}
+
+/** The page's network requests. */
+export interface ToolNetwork {
+  list(includePreserved: boolean): NetworkRecord[];
+  find(id: number): NetworkRecord | undefined;
+  /** The request body (undefined when there is none or it is gone). */
+  requestBody(record: NetworkRecord): Promise<string | undefined>;
+  /** The response body (undefined when it is gone, too large or never existed). */
+  responseBody(record: NetworkRecord): Promise<Buffer | undefined>;
+}

@@ -1,0 +1,171 @@
+/**
+ * The objects handlers receive (context.ts contracts) over the browser model
+ * and the input layer. Glue only: each member delegates to the layer that
+ * knows how; no CDP here.
+ */
+import {requestBody, responseBody} from '../browser/bodies.js';
+import type {Browser} from '../browser/Browser.js';
+import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
+import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
+import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
+import {emulatePage} from '../browser/emulatePage.js';
+import type {EmulationState} from '../browser/emulationState.js';
+import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
+import {
+  type NavigationOptions,
+  type NavigationOutcome,
+  type NavigationRequest,
+  performNavigation,
+} from '../browser/navigation.js';
+import type {OpenDialog, Page} from '../browser/Page.js';
+import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
+import {waitForText} from '../browser/waitForText.js';
+import {resizeContent} from '../browser/window.js';
+import type {Config} from '../cli/options.js';
+import {
+  clickElement,
+  clickPoint,
+  dragElement,
+  fillValue,
+  hoverElement,
+  pressKeyCombination,
+  typeIntoFocused,
+  uploadToElement,
+} from '../input/perform.js';
+import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage} from './context.js';
+
+export class BrowserHandle implements ToolBrowser {
+  constructor(
+    readonly browser: Browser,
+    readonly config: Config,
+    readonly files: ToolFiles,
+  ) {}
+
+  pageCount(): number {
+    return this.browser.pages().length;
+  }
+
+  async selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void> {
+    const page = this.browser.getPageById(pageId);
+    this.browser.selectPage(page);
+    if (options.bringToFront) {
+      await page.bringToFront();
+    }
+  }
+
+  async closePage(pageId: number): Promise<void> {
+    await this.browser.closePage(this.browser.getPageById(pageId));
+  }
+
+  async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
+    return new PageHandle(await this.browser.newPage(options), this);
+  }
+}
+
+export class PageHandle implements ToolPage {
+  readonly input: ToolInput;
+  readonly console: ToolConsole;
+  readonly network: ToolNetwork;
+
+  constructor(
+    readonly page: Page,
+    owner: BrowserHandle,
+  ) {
+    this.input = pageInput(page);
+    this.console = pageConsole(page, owner.files, owner.config);
+    this.network = pageNetwork(page);
+    this.#connection = () => owner.browser.connection;
+  }
+
+  readonly #connection: () => Browser['connection'];
+
+  get id(): number {
+    return this.page.id;
+  }
+
+  get url(): string {
+    return this.page.url;
+  }
+
+  get dialog(): OpenDialog | undefined {
+    return this.page.dialog;
+  }
+
+  get emulation(): Readonly<EmulationState> {
+    return this.page.emulation;
+  }
+
+  navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome> {
+    return performNavigation(this.page, request, options);
+  }
+
+  waitForText(texts: string[], timeoutMs: number | undefined): Promise<void> {
+    return waitForText(this.page, texts, timeoutMs);
+  }
+
+  answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
+    return this.page.answerDialog(accept, promptText);
+  }
+
+  evaluate(request: EvaluationRequest): Promise<EvaluationResult> {
+    return evaluateInPage(this.page, request);
+  }
+
+  screenshot(request: ScreenshotRequest): Promise<string> {
+    return captureScreenshot(this.page, request);
+  }
+
+  emulate(state: EmulationState): Promise<void> {
+    return emulatePage(this.page, state);
+  }
+
+  resize(width: number, height: number): Promise<void> {
+    return resizeContent(this.#connection(), this.page.targetId, width, height);
+  }
+}
+
+function pageInput(page: Page): ToolInput {
+  return {
+    click: (uid, {dblClick}) => clickElement(page, uid, dblClick),
+    clickAt: (x, y, {dblClick}) => clickPoint(page, x, y, dblClick),
+    hover: uid => hoverElement(page, uid),
+    fill: (uid, value) => fillValue(page, uid, value),
+    drag: (fromUid, toUid) => dragElement(page, fromUid, toUid),
+    pressKey: key => pressKeyCombination(page, key),
+    typeText: (text, submitKey) => typeIntoFocused(page, text, submitKey),
+    uploadFiles: (uid, paths) => uploadToElement(page, uid, paths),
+  };
+}
+
+function pageConsole(page: Page, files: ToolFiles, config: Config): ToolConsole {
+  const collector = () => page.instrumentation.console;
+  // Stacks and arguments are symbolized through the page's source maps,
+  // fetched within the URL policy and the file sandbox.
+  const details = (): DetailContext => ({
+    sourceMaps: page.instrumentation.sourceMaps,
+    access: {policy: page.urlPolicy, files, session: page.session, frameId: page.mainFrameId},
+  });
+  return {
+    list: includePreserved => collector().list(includePreserved),
+    find: id => collector().findById(id),
+    stack: (entry: ConsoleEntry) => entryStack(entry, details()),
+    arguments: async (entry: ConsoleEntry) => (entry.kind === 'console' ? entryArguments(entry, details()) : []),
+    issueOccurrences: (entry: IssueEntry) =>
+      issueAffectedLines(
+        entry,
+        page.instrumentation.network,
+        page.elements?.uidForBackendNodeId?.bind(page.elements),
+        config.redactNetworkHeaders,
+      ),
+  };
+}
+
+function pageNetwork(page: Page): ToolNetwork {
+  const collector = () => page.instrumentation.network;
+  return {
+    list: includePreserved => collector().list(includePreserved),
+    find: id => collector().findById(id),
+    requestBody: (record: NetworkRecord) => requestBody(record),
+    responseBody: (record: NetworkRecord) => responseBody(record),
+  };
+}
