@@ -1,0 +1,522 @@
+/**
+ * The in-page half of the fast snapshot. `installWalker` is serialized with
+ * Function.prototype.toString and evaluated once per document in an isolated
+ * world (page scripts cannot tamper with the DOM and CSSOM methods it calls),
+ * so it must stay self-contained: no imports, no outer references.
+ *
+ * It walks the flat tree and answers in the page only where the answer is
+ * provably Chrome's (rules.ts lists each rule and why it holds). Everything
+ * else becomes a placeholder that the server fills from Chrome's own
+ * accessibility tree:
+ *   c  the element's own AX node comes from Chrome, its children from the walk
+ *      (containers whose role Chrome decides but which cannot change how their
+ *      children are shown: landmarks, named or focusable containers);
+ *   q  the element's whole AX subtree comes from Chrome (controls, media,
+ *      embedded frames, editors, anything not whitelisted);
+ *   o  like q, but dropped when Chrome moved the element elsewhere (aria-owns);
+ *   l  a leaf (text node, line break) whose AX node comes from Chrome;
+ *   d  the document: Chrome gives the RootWebArea, the walk its children.
+ * Nodes the walk prints itself: e (element: button, link, heading with plain
+ * text) and t (text). Containers nothing is printed for are left out and
+ * their children hoisted, as the reference's filter does.
+ */
+
+/** One node of the walk's answer (short keys: it crosses the protocol as JSON). */
+export interface WalkNode {
+  /** x: a placeholder Chrome has no node for, replaced by its children (see `expand`). */
+  k: 'e' | 't' | 'c' | 'q' | 'o' | 'l' | 'd' | 'x';
+  /** Stable id of the DOM node within this document's walker. */
+  i: number;
+  /** Index into the walker's pending array (placeholders only). */
+  x?: number;
+  r?: string;
+  n?: string;
+  p?: Record<string, string | number | boolean>;
+  c?: WalkNode[];
+  /** A custom element: its internals may set role and state, and it may hide a closed shadow root. */
+  ce?: 1;
+}
+
+export interface WalkResult {
+  /** Identifies this walker instance (document and world): part of every walk key. */
+  token: string;
+  root: WalkNode;
+  /** Placeholders to fetch from Chrome, in `pending` order. */
+  count: number;
+}
+
+/** The global the walker lives under (in our isolated world). */
+export const WALKER = "globalThis[Symbol.for('cdp-mcp.walker')]";
+
+export function installWalker(rulesFactory: () => unknown): void {
+  const KEY = Symbol.for('cdp-mcp.walker');
+  const g = globalThis as unknown as Record<symbol, unknown>;
+  if (g[KEY]) {
+    return;
+  }
+  type R = {
+    containerTags: Set<string>;
+    landmarkTags: Set<string>;
+    safeAttr(name: string): boolean;
+    cAttr(name: string): boolean;
+    safeRoleTokens(value: string): boolean;
+    linkAttr(name: string): boolean;
+    buttonAttr(name: string): boolean;
+    unsafeText(data: string): boolean;
+    blockContainer(display: string): boolean;
+    noWhitespaceChildren(display: string): boolean;
+    blockLevel(display: string): boolean;
+  };
+  const rules = rulesFactory() as R;
+  type N = {
+    k: string;
+    i: number;
+    x?: number;
+    r?: string;
+    n?: string;
+    p?: Record<string, string | number | boolean>;
+    c?: N[];
+    ce?: 1;
+  };
+  const ids = new WeakMap<Node, number>();
+  let live = new Map<number, Node>();
+  let nextId = 1;
+  const token = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  let pending: Node[] = [];
+  const HTML = 'http://www.w3.org/1999/xhtml';
+  const WS_EDGE = /^[ \t\n]|[ \t\n]$/;
+  const WS_ONLY = /^[ \t\n]*$/;
+  const WS_RUN = /[ \t\n]+/g;
+  const PSEUDO = /::?(before|after)(?![\w-])/i;
+  const FIRST = /::?first-(letter|line)(?![\w-])/i;
+
+  const idOf = (node: Node): number => {
+    let id = ids.get(node);
+    if (id === undefined) {
+      id = nextId++;
+      ids.set(node, id);
+    }
+    live.set(id, node);
+    return id;
+  };
+  const hold = (node: Node, kind: string, out: N[], extra?: Partial<N>): N => {
+    const n: N = {k: kind, i: idOf(node), x: pending.length, ...extra};
+    pending.push(node);
+    out.push(n);
+    return n;
+  };
+
+  // ------------------------------------------------------------ style rules
+  /** Elements a pseudo-element or first-letter/line rule may apply to, per tree scope ('all' when unknown). */
+  type Scope = {pseudo: Set<Element> | 'all'; first: Set<Element> | 'all'};
+  let scopes = new Map<Document | ShadowRoot, Scope>();
+  let partPseudo = false;
+
+  const splitSelectors = (text: string): string[] => {
+    const out: string[] = [];
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i];
+      if (ch === '(' || ch === '[') depth++;
+      else if (ch === ')' || ch === ']') depth--;
+      else if (ch === ',' && depth === 0) {
+        out.push(text.slice(start, i));
+        start = i + 1;
+      }
+    }
+    out.push(text.slice(start));
+    return out;
+  };
+  const collect = (root: Document | ShadowRoot, selector: string, re: RegExp, into: Set<Element>): boolean => {
+    for (const one of splitSelectors(selector)) {
+      if (!re.test(one)) continue;
+      if (/:host|::slotted|::part|&|:scope/i.test(one)) {
+        if (/::part/i.test(one)) partPseudo = true;
+        return false;
+      }
+      const stripped = one.replace(new RegExp(re.source, 'gi'), '').trim() || '*';
+      try {
+        for (const el of root.querySelectorAll(stripped)) into.add(el);
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  };
+  const scopeOf = (root: Document | ShadowRoot): Scope => {
+    let scope = scopes.get(root);
+    if (scope) return scope;
+    const pseudo = new Set<Element>();
+    const first = new Set<Element>();
+    let pseudoAll = false;
+    let firstAll = false;
+    const visitRules = (list: CSSRuleList) => {
+      for (const rule of list) {
+        if (pseudoAll && firstAll) return;
+        if (rule instanceof CSSStyleRule) {
+          const text = rule.selectorText;
+          if (!pseudoAll && PSEUDO.test(text) && !collect(root, text, PSEUDO, pseudo)) pseudoAll = true;
+          if (!firstAll && FIRST.test(text) && !collect(root, text, FIRST, first)) firstAll = true;
+          if (rule.cssRules.length > 0) {
+            // Nested rules: their selectors are relative; do not try to resolve them.
+            const nested = [...rule.cssRules].some(r => r instanceof CSSStyleRule && /::?(before|after|first-)/i.test(r.selectorText));
+            if (nested) pseudoAll = firstAll = true;
+          }
+        } else if (rule instanceof CSSImportRule) {
+          try {
+            if (rule.styleSheet) visitRules(rule.styleSheet.cssRules);
+          } catch {
+            pseudoAll = firstAll = true;
+          }
+        } else if ('cssRules' in rule) {
+          visitRules((rule as CSSGroupingRule).cssRules);
+        }
+      }
+    };
+    const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets ?? [])];
+    for (const sheet of sheets) {
+      try {
+        visitRules(sheet.cssRules);
+      } catch {
+        // Cross-origin sheet: its rules cannot be read, so any element may have generated content.
+        pseudoAll = firstAll = true;
+      }
+    }
+    scope = {pseudo: pseudoAll ? 'all' : pseudo, first: firstAll ? 'all' : first};
+    scopes.set(root, scope);
+    return scope;
+  };
+  const inSet = (set: Set<Element> | 'all', el: Element) => set === 'all' || set.has(el);
+  /** 0: no ::before/::after, 1: only empty ones (content: ""), 2: generated text or images. */
+  const pseudoKind = (el: Element): number => {
+    const scope = scopeOf(el.getRootNode() as Document | ShadowRoot);
+    const own = el.shadowRoot ? scopeOf(el.shadowRoot).pseudo === 'all' : false;
+    if (!inSet(scope.pseudo, el) && !own && !(partPseudo && el.hasAttribute('part'))) return 0;
+    let kind = 0;
+    for (const which of ['::before', '::after']) {
+      const content = getComputedStyle(el, which).content;
+      if (content === 'none' || content === 'normal') continue;
+      kind = Math.max(kind, content === '""' ? 1 : 2);
+    }
+    return kind;
+  };
+  /** A ::first-letter or ::first-line rule changes the text's case: only Chrome knows the result. */
+  const firstLineTransforms = (el: Element, style: CSSStyleDeclaration): boolean => {
+    const scope = scopeOf(el.getRootNode() as Document | ShadowRoot);
+    if (!inSet(scope.first, el)) return false;
+    return (
+      getComputedStyle(el, '::first-letter').textTransform !== style.textTransform ||
+      getComputedStyle(el, '::first-line').textTransform !== style.textTransform
+    );
+  };
+
+  // ------------------------------------------------------------ the walk
+  let owned = new Set<Element>();
+  let focusChain = new Set<Element>();
+  let modal: Element | undefined;
+  let modalPath = new Set<Node>();
+
+  const noteOwners = (root: Document | ShadowRoot) => {
+    for (const owner of root.querySelectorAll('[aria-owns]')) {
+      for (const id of (owner.getAttribute('aria-owns') ?? '').split(/\s+/)) {
+        const el = id ? root.getElementById(id) : null;
+        if (el) owned.add(el);
+      }
+    }
+  };
+  const flatChildren = (node: Node): ArrayLike<Node> => {
+    if (node instanceof HTMLSlotElement) {
+      const assigned = node.assignedNodes();
+      return assigned.length > 0 ? assigned : node.childNodes;
+    }
+    if (node instanceof Element && node.shadowRoot) {
+      noteOwners(node.shadowRoot);
+      return node.shadowRoot.childNodes;
+    }
+    return node.childNodes;
+  };
+
+  /** Facts about an element the text rules of its children need (computed once per parent). */
+  type Parent = {el: Element; style: CSSStyleDeclaration; pseudo: number; plain: boolean; display: string};
+
+  const visitChildren = (node: Node, parent: Parent | undefined, out: N[]) => {
+    const kids = flatChildren(node);
+    let counted = 0;
+    for (let i = 0; i < kids.length; i++) {
+      if (kids[i]!.nodeType !== 8) counted++;
+    }
+    let prevDisplay = '';
+    let prevKind = 0; // 0 none, 1 element, 2 text
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (kid.nodeType === 3) {
+        const was = visitText(kid as Text, parent, counted === 1, prevKind, prevDisplay, out);
+        if (was) {
+          prevKind = 2;
+          prevDisplay = '';
+        }
+      } else if (kid.nodeType === 1) {
+        const display = visitElement(kid as Element, out);
+        if (display !== 'none') {
+          prevKind = 1;
+          prevDisplay = display;
+        }
+      }
+    }
+  };
+
+  /** Returns whether the text takes part in layout as far as the next whitespace node is concerned. */
+  const visitText = (
+    text: Text,
+    parent: Parent | undefined,
+    alone: boolean,
+    prevKind: number,
+    prevDisplay: string,
+    out: N[],
+  ): boolean => {
+    const data = text.data;
+    if (!data || !parent || modalBlocks(text)) return false;
+    const style = parent.style;
+    if (style.visibility !== 'visible') return true;
+    if (!parent.plain || rules.unsafeText(data)) {
+      hold(text, 'l', out);
+      return true;
+    }
+    if (WS_ONLY.test(data)) {
+      if (rules.noWhitespaceChildren(parent.display)) return false;
+      if (prevKind === 0 && parent.pseudo === 0 && rules.blockContainer(parent.display)) return false;
+      if (prevKind === 1 && rules.blockLevel(prevDisplay)) return false;
+      hold(text, 'l', out);
+      return true;
+    }
+    if (WS_EDGE.test(data)) {
+      if (alone && parent.pseudo === 0 && rules.blockContainer(parent.display) && listMarkerOutside(parent)) {
+        out.push({k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ').trim()});
+      } else {
+        hold(text, 'l', out);
+      }
+      return true;
+    }
+    out.push({k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ')});
+    return true;
+  };
+  /** An inside list marker that is an image keeps the space after it: leave those to Chrome. */
+  const listMarkerOutside = (parent: Parent): boolean =>
+    parent.display !== 'list-item' ||
+    parent.style.listStylePosition === 'outside' ||
+    parent.style.listStyleImage === 'none';
+
+  const modalBlocks = (node: Node): boolean => modal !== undefined && !modalPath.has(node) && !inModal(node);
+  const inModal = (node: Node): boolean => {
+    for (let n: Node | null = node; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+      if (n === modal) return true;
+      if (n instanceof HTMLSlotElement) break;
+    }
+    // Slotted content: climb the flat tree instead.
+    for (let n: Element | null = node instanceof Element ? node : node.parentElement; n; ) {
+      if (n === modal) return true;
+      n = n.assignedSlot ?? n.parentElement ?? ((n.parentNode as ShadowRoot | null)?.host ?? null);
+    }
+    return false;
+  };
+
+  const textPlain = (style: CSSStyleDeclaration): boolean =>
+    style.textTransform === 'none' &&
+    style.whiteSpaceCollapse === 'collapse' &&
+    (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'disc' &&
+    (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'circle' &&
+    (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'square';
+
+  /** Visits one element; returns its computed display ('none' when it takes no part). */
+  const visitElement = (el: Element, out: N[]): string => {
+    if (modal !== undefined && !modalPath.has(el) && !inModal(el)) return 'none';
+    const style = getComputedStyle(el);
+    const display = style.display;
+    if (display === 'none') return 'none';
+    if ((el.getAttribute('aria-hidden') ?? '').toLowerCase() === 'true' || el.hasAttribute('inert')) {
+      return display;
+    }
+    const tag = el.localName;
+    if (el.namespaceURI !== HTML) {
+      hold(el, 'q', out);
+      return display;
+    }
+    if (owned.has(el)) {
+      hold(el, 'o', out);
+      return display;
+    }
+    if (tag.includes('-')) {
+      // Autonomous custom element: Chrome decides its own node; the server checks it changes nothing below.
+      const n = hold(el, 'c', out, {ce: 1, c: []});
+      visitChildren(el, parentFacts(el, style, display), n.c!);
+      return display;
+    }
+    const kind = classify(el, tag, style, display);
+    if (kind === 'collapse') {
+      visitChildren(el, parentFacts(el, style, display), out);
+    } else if (kind === 'c') {
+      const n = hold(el, 'c', out, {c: []});
+      visitChildren(el, parentFacts(el, style, display), n.c!);
+    } else if (kind === 'q') {
+      hold(el, 'q', out);
+    } else if (kind === 'l') {
+      hold(el, 'l', out);
+    } else if (kind !== 'skip') {
+      printSimple(el, tag, kind, out);
+    }
+    return display;
+  };
+
+  const parentFacts = (el: Element, style: CSSStyleDeclaration, display: string): Parent => {
+    const pseudo = pseudoKind(el);
+    return {el, style, pseudo, display, plain: textPlain(style) && !firstLineTransforms(el, style)};
+  };
+
+  /** What the walk does with an element: see rules.ts for why each answer is Chrome's. */
+  const classify = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
+    const simple = tag === 'a' || tag === 'button' || /^h[1-6]$/.test(tag);
+    if (simple) {
+      return simpleKind(el, tag, style, display);
+    }
+    if (tag === 'br' || tag === 'wbr') return 'l';
+    if (!rules.containerTags.has(tag)) return 'q';
+    let needsChrome = rules.landmarkTags.has(tag);
+    for (const attr of el.attributes) {
+      const name = attr.name;
+      if (rules.safeAttr(name)) continue;
+      if (name === 'role') {
+        if (!rules.safeRoleTokens(attr.value)) return 'q';
+        needsChrome = true;
+      } else if (rules.cAttr(name)) {
+        needsChrome = true;
+      } else {
+        return 'q';
+      }
+    }
+    if (style.contentVisibility !== 'visible') return 'q';
+    const pseudo = pseudoKind(el);
+    if (pseudo === 2) return 'q';
+    if (firstLineTransforms(el, style) && !textPlain(style)) return 'q';
+    const overflow = style.overflowX + style.overflowY;
+    if (overflow !== 'visiblevisible' && overflow !== 'clipclip' && overflow !== 'visibleclip' && overflow !== 'clipvisible') {
+      needsChrome = true;
+    }
+    if (focusChain.has(el)) needsChrome = true;
+    return needsChrome ? 'c' : 'collapse';
+  };
+
+  /** A link, button or heading whose whole content is one plain text node; anything else is Chrome's. */
+  const simpleKind = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
+    if (focusChain.has(el) || el.shadowRoot) return 'q';
+    const allowed = tag === 'a' ? rules.linkAttr : tag === 'button' ? rules.buttonAttr : rules.safeAttr;
+    for (const attr of el.attributes) {
+      if (!allowed(attr.name)) return 'q';
+    }
+    if (tag === 'a' && !el.hasAttribute('href')) return 'q';
+    if (tag === 'button' && (el as HTMLButtonElement).matches(':disabled')) return 'q';
+    if (display === 'contents' || style.contentVisibility !== 'visible') return 'q';
+    let text: Text | undefined;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 8) continue;
+      if (c.nodeType !== 3 || text) return 'q';
+      text = c as Text;
+    }
+    if (!text || WS_ONLY.test(text.data) || rules.unsafeText(text.data)) return 'q';
+    if (!textPlain(style) || pseudoKind(el) !== 0 || firstLineTransforms(el, style)) return 'q';
+    if (style.visibility !== 'visible') return 'skip';
+    return tag;
+  };
+
+  const printSimple = (el: Element, tag: string, kind: string, out: N[]) => {
+    const text = [...el.childNodes].find(c => c.nodeType === 3) as Text;
+    const name = text.data.replace(WS_RUN, ' ').trim();
+    const i = idOf(el);
+    if (kind === 'button') {
+      out.push({k: 'e', i, r: 'button', n: name});
+    } else if (kind === 'a') {
+      out.push({k: 'e', i, r: 'link', n: name, p: {url: (el as HTMLAnchorElement).href}, c: [{k: 't', i: idOf(text), n: name}]});
+    } else {
+      out.push({k: 'e', i, r: 'heading', n: name, p: {level: Number(tag.slice(1))}});
+    }
+  };
+
+  const walk = (): string => {
+    live = new Map();
+    pending = [];
+    scopes = new Map();
+    partPseudo = false;
+    owned = new Set();
+    focusChain = new Set();
+    modal = undefined;
+    modalPath = new Set();
+    const doc = document;
+    const root: N = {k: 'd', i: idOf(doc), x: 0, c: []};
+    pending.push(doc);
+    const html = doc.documentElement;
+    if (!html) {
+      return JSON.stringify({token, root, count: pending.length});
+    }
+    for (let a: Element | null = doc.activeElement; a; a = a.shadowRoot?.activeElement ?? null) {
+      focusChain.add(a);
+    }
+    const modals = doc.querySelectorAll(':modal');
+    const body = doc.body;
+    const risky =
+      doc.designMode === 'on' ||
+      modals.length > 1 ||
+      (modals.length === 1 && modals[0]!.localName !== 'dialog') ||
+      !body ||
+      [html, body].some(el => el.hasAttribute('aria-hidden') || el.hasAttribute('inert'));
+    if (risky) {
+      // Whole-document states only Chrome resolves exactly: its subtree for the whole page.
+      hold(html, 'q', root.c!);
+      return JSON.stringify({token, root, count: pending.length});
+    }
+    if (modals.length === 1) {
+      // A modal dialog makes everything outside it inert (HTML: "blocked by a modal dialog").
+      modal = modals[0]!;
+      for (let n: Node | null = modal; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+        modalPath.add(n);
+      }
+    }
+    noteOwners(doc);
+    visitElement(html, root.c!);
+    return JSON.stringify({token, root, count: pending.length});
+  };
+
+  const get = (id: number): Element | null => {
+    const node = live.get(id);
+    if (!node || !node.isConnected) return null;
+    if (node.nodeType === 3) return node.parentElement ?? ((node.parentNode as ShadowRoot | null)?.host ?? null);
+    return node instanceof Element ? node : null;
+  };
+
+  /**
+   * Chrome keeps no node of its own for some elements (inline wrappers without
+   * meaning: <a> without href, <picture>, plain <span>s...); their children
+   * sit directly in the parent's node. For such placeholders the server asks
+   * for the children instead: every element child as a subtree, every text
+   * child as a leaf (the walk's own rules are not applied below an element it
+   * did not understand).
+   */
+  const expand = (xs: number[]): string => {
+    const lists: N[][] = [];
+    for (const x of xs) {
+      const list: N[] = [];
+      const node = pending[x];
+      if (node) {
+        const kids = flatChildren(node);
+        for (let i = 0; i < kids.length; i++) {
+          const kid = kids[i]!;
+          if (kid.nodeType === 1) hold(kid, 'q', list);
+          else if (kid.nodeType === 3 && (kid as Text).data) hold(kid, 'l', list);
+        }
+      }
+      lists.push(list);
+    }
+    return JSON.stringify({lists, count: pending.length});
+  };
+
+  g[KEY] = {token, walk, expand, get, node: (id: number) => live.get(id) ?? null, pending: () => pending};
+}
