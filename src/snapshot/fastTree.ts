@@ -1,4 +1,3 @@
-import type {Protocol} from '../../protocol/index.js';
 import {exceptionMessage} from '../browser/exceptions.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -8,8 +7,8 @@ import type {IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {attachFrames, backendShell} from './fullTree.js';
 import {walkerKey} from './keys.js';
 import {walkerRules} from './rules.js';
-import {installWalker, WALKER, type WalkNode, type WalkResult} from './walker.js';
 import type {FrameTarget, SnapNode} from './types.js';
+import {installWalker, WALKER, type WalkNode, type WalkResult} from './walker.js';
 
 /** Bound of the in-page walk of one document. */
 const WALK_TIMEOUT_MS = 30_000;
@@ -17,6 +16,8 @@ const WALK_TIMEOUT_MS = 30_000;
 const AX_QUERY_TIMEOUT_MS = 60_000;
 const OBJECT_GROUP = 'cdp-mcp-snapshot';
 const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()})`;
+/** Rounds of "Chrome has no node for this element, ask about its children" (inline wrappers nest a few deep). */
+const MAX_EXPAND_ROUNDS = 16;
 
 /**
  * Why Chrome says a node is ignored in a way that carries over to what is
@@ -48,57 +49,69 @@ interface Answer {
   subtree: boolean;
 }
 
-/** Runs the walker in the frame's isolated world (installing it first when the document has none). */
-async function walk(frame: FrameTarget, ctx: FastContext): Promise<{result: WalkResult; contextId: number}> {
+/** One evaluate in our world whose result is [json, ...nodes]: the JSON and the nodes' remote objects. */
+async function evaluateWithNodes(
+  frame: FrameTarget,
+  contextId: number,
+  expression: string,
+): Promise<{json: string; objectIds: Array<string | undefined>} | undefined> {
+  const response = await frame.session.send(
+    'Runtime.evaluate',
+    {expression, contextId, objectGroup: OBJECT_GROUP},
+    WALK_TIMEOUT_MS,
+  );
+  if (response.exceptionDetails) {
+    throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
+  }
+  if (!response.result.objectId) {
+    return undefined;
+  }
+  const {result} = await frame.session.send('Runtime.getProperties', {
+    objectId: response.result.objectId,
+    ownProperties: true,
+  });
+  let json: string | undefined;
+  const objectIds: Array<string | undefined> = [];
+  for (const prop of result) {
+    const index = Number(prop.name);
+    if (!Number.isInteger(index) || index < 0) {
+      continue;
+    }
+    if (index === 0) {
+      json = typeof prop.value?.value === 'string' ? prop.value.value : undefined;
+    } else {
+      objectIds[index - 1] = prop.value?.objectId;
+    }
+  }
+  return json === undefined ? undefined : {json, objectIds};
+}
+
+/** Runs the walker in the frame's isolated world (installing it when the document has none yet). */
+async function walk(
+  frame: FrameTarget,
+  ctx: FastContext,
+): Promise<{result: WalkResult; objectIds: Array<string | undefined>; contextId: number}> {
   const run = async (contextId: number) => {
-    const send = (expression: string) =>
-      frame.session.send('Runtime.evaluate', {expression, contextId, returnByValue: true}, WALK_TIMEOUT_MS);
-    let response = await send(`${WALKER}?.walk() ?? null`);
-    if (!response.exceptionDetails && typeof response.result.value !== 'string') {
-      response = await send(`${WALKER_SOURCE}; ${WALKER}.walk()`);
+    const done =
+      (await evaluateWithNodes(frame, contextId, `${WALKER}?.walk() ?? null`)) ??
+      (await evaluateWithNodes(frame, contextId, `${WALKER_SOURCE}; ${WALKER}.walk()`));
+    if (!done) {
+      throw new Error('Could not read the page content: the snapshot walker did not answer');
     }
-    if (response.exceptionDetails) {
-      throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
-    }
-    return JSON.parse(response.result.value as string) as WalkResult;
+    return {result: JSON.parse(done.json) as WalkResult, objectIds: done.objectIds, contextId};
   };
-  let contextId = await ctx.worlds.context(frame);
   try {
-    return {result: await run(contextId), contextId};
+    return await run(await ctx.worlds.context(frame));
   } catch (error) {
     if (!/context/i.test(errorMessage(error))) {
       throw error;
     }
-    // The document's world went away with a navigation we had not seen yet: make a new one.
-    contextId = await ctx.worlds.context(frame, true);
-    return {result: await run(contextId), contextId};
+    // The document's world went away with a navigation: make one for the new document.
+    return run(await ctx.worlds.context(frame, true));
   }
 }
 
-/** Remote objects for the walk's placeholders, in order. */
-async function placeholders(frame: FrameTarget, contextId: number): Promise<string[]> {
-  const {result} = await frame.session.send('Runtime.evaluate', {
-    expression: `${WALKER}.pending()`,
-    contextId,
-    objectGroup: OBJECT_GROUP,
-  });
-  if (!result.objectId) {
-    throw new Error('Could not read the page content: the snapshot walker is gone');
-  }
-  const {result: props} = await frame.session.send('Runtime.getProperties', {
-    objectId: result.objectId,
-    ownProperties: true,
-  });
-  const ids: string[] = [];
-  for (const prop of props) {
-    const index = Number(prop.name);
-    if (Number.isInteger(index) && index >= 0 && prop.value?.objectId) {
-      ids[index] = prop.value.objectId;
-    }
-  }
-  return ids;
-}
-
+/** Whether Chrome's own node for a container says something the walk's answers below it depend on. */
 function needsSubtree(item: AxItem, custom: boolean): boolean {
   const role = item.role;
   if (isControlRole(role) || LEAF_ROLES.has(role) || TEXT_ROLES.has(role) || role === 'heading') {
@@ -107,8 +120,7 @@ function needsSubtree(item: AxItem, custom: boolean): boolean {
   if (item.editable || item.hasOwns || item.hasActiveDescendant) {
     return true;
   }
-  const reasons = item.payload.ignoredReasons ?? [];
-  if (reasons.some(r => INHERITED_IGNORE.has(r.name))) {
+  if ((item.payload.ignoredReasons ?? []).some(r => INHERITED_IGNORE.has(r.name))) {
     return true;
   }
   return custom && item.payload.properties?.some(p => p.name === 'disabled' && p.value.value === true) === true;
@@ -125,8 +137,7 @@ async function ownNode(frame: FrameTarget, objectId: string): Promise<AxItem | u
     {objectId, fetchRelatives: false},
     AX_QUERY_TIMEOUT_MS,
   );
-  const node: Protocol.Accessibility.AXNode | undefined = nodes[0];
-  return node ? new AxItem(node) : undefined;
+  return nodes[0] ? new AxItem(nodes[0]) : undefined;
 }
 
 async function hasClosedShadowRoot(frame: FrameTarget, objectId: string): Promise<boolean> {
@@ -134,63 +145,66 @@ async function hasClosedShadowRoot(frame: FrameTarget, objectId: string): Promis
   return (node.shadowRoots ?? []).some(root => root.shadowRootType === 'closed');
 }
 
+/** A query for a node that went away meanwhile: it is not on the page any more. */
+const gone = (error: unknown) => {
+  debug('AX query for a walked node failed', errorMessage(error));
+  return undefined;
+};
+
 /**
- * Asks Chrome about placeholders at once (pipelined); a custom element or
- * container whose node turns out to matter for what is below it is asked for
- * its subtree instead.
+ * Asks Chrome about placeholders, all at once (pipelined). A container whose
+ * own node turns out to matter for what is below it is asked for its whole
+ * subtree instead, and so is an element Chrome keeps no node for (inline
+ * wrappers): then its children are asked about one by one (walker `expand`).
  */
-async function answer(frame: FrameTarget, nodes: WalkNode[], objectIds: string[], answers: Answer[]): Promise<void> {
-  await Promise.all(
-    nodes.map(async node => {
-      const objectId = node.x === undefined ? undefined : objectIds[node.x];
-      if (node.x === undefined || !objectId) {
-        return;
-      }
-      try {
+async function answerAll(
+  frame: FrameTarget,
+  contextId: number,
+  first: WalkNode[],
+  firstIds: Array<string | undefined>,
+): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  const objectIds = [...firstIds];
+  let todo = first;
+  for (let round = 0; todo.length > 0; round++) {
+    const upgrades: WalkNode[] = [];
+    await Promise.all(
+      todo.map(async node => {
+        const x = node.x;
+        const objectId = x === undefined ? undefined : objectIds[x];
+        if (x === undefined || !objectId) {
+          return;
+        }
         if (node.k === 'q' || node.k === 'o') {
-          answers[node.x] = {item: await subtree(frame, objectId), subtree: true};
+          answers[x] = {item: await subtree(frame, objectId).catch(gone), subtree: true};
           return;
         }
         const [item, closed] = await Promise.all([
-          ownNode(frame, objectId),
-          node.ce ? hasClosedShadowRoot(frame, objectId) : false,
+          ownNode(frame, objectId).catch(gone),
+          node.ce ? hasClosedShadowRoot(frame, objectId).catch(() => false) : false,
         ]);
+        answers[x] = {item, subtree: false};
         if (node.k === 'c' && item && (closed || needsSubtree(item, node.ce === 1))) {
-          answers[node.x] = {item: await subtree(frame, objectId), subtree: true};
-          return;
+          upgrades.push(node);
         }
-        answers[node.x] = {item, subtree: false};
-      } catch (error) {
-        // The node went away between the walk and the question: it is not on the page any more.
-        debug('AX query for a walked node failed', errorMessage(error));
-      }
-    }),
-  );
-}
-
-/** Rounds of "Chrome has no node for this element, ask about its children" (inline wrappers nest a few deep). */
-const MAX_EXPAND_ROUNDS = 16;
-
-/** Asks about every placeholder, replacing those Chrome keeps no node for by their children (walker `expand`). */
-async function answerAll(frame: FrameTarget, contextId: number, result: WalkResult): Promise<Answer[]> {
-  const answers: Answer[] = [];
-  let todo = placeholderNodes(result.root);
-  for (let round = 0; todo.length > 0; round++) {
-    const objectIds = await placeholders(frame, contextId);
-    await answer(frame, todo, objectIds, answers);
+      }),
+    );
+    await Promise.all(
+      upgrades.map(async node => {
+        const x = node.x!;
+        answers[x] = {item: await subtree(frame, objectIds[x]!).catch(gone), subtree: true};
+      }),
+    );
     const empty = todo.filter(n => n.x !== undefined && answers[n.x]?.subtree === true && !answers[n.x]?.item);
     if (empty.length === 0 || round >= MAX_EXPAND_ROUNDS) {
       break;
     }
-    const expanded = await frame.session.send(
-      'Runtime.evaluate',
-      {expression: `${WALKER}.expand(${JSON.stringify(empty.map(n => n.x))})`, contextId, returnByValue: true},
-      WALK_TIMEOUT_MS,
-    );
-    if (expanded.exceptionDetails || typeof expanded.result.value !== 'string') {
+    const expanded = await evaluateWithNodes(frame, contextId, `${WALKER}.expand(${JSON.stringify(empty.map(n => n.x))})`);
+    if (!expanded) {
       break;
     }
-    const {lists} = JSON.parse(expanded.result.value) as {lists: WalkNode[][]};
+    const {lists, start} = JSON.parse(expanded.json) as {lists: WalkNode[][]; start: number};
+    expanded.objectIds.forEach((id, i) => (objectIds[start + i] = id));
     todo = [];
     empty.forEach((node, i) => {
       node.k = 'x';
@@ -226,20 +240,26 @@ function placeholderNodes(root: WalkNode): WalkNode[] {
 export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, depth = 0): Promise<SnapNode | undefined> {
   ctx.visited.add(frame.key);
   const t0 = performance.now();
-  const {result, contextId} = await walk(frame, ctx);
-  const t1 = performance.now();
-  let answers: Answer[] = [];
+  let answers: Answer[];
+  let result: WalkResult;
   try {
-    answers = await answerAll(frame, contextId, result);
+    const walked = await walk(frame, ctx);
+    result = walked.result;
+    answers = await answerAll(frame, walked.contextId, placeholderNodes(result.root), walked.objectIds);
   } finally {
     void frame.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
-  }
-  if (process.env['CDP_MCP_SNAPSHOT_TIMING']) {
-    process.stderr.write(`TIMING walk ${(t1 - t0).toFixed(1)} ms, ${result.count} placeholders, answers ${(performance.now() - t1).toFixed(1)} ms\n`);
   }
   // Chrome's subtrees may hold frames of their own.
   const subtreeItems = answers.flatMap(a => (a?.subtree && a.item ? allItems(a.item) : []));
   await attachFrames(subtreeItems, frame, ctx.frames, depth, (child, d) => ctx.frameSnapshot(child, d));
+  if (process.env['CDP_MCP_SNAPSHOT_TIMING']) {
+    process.stderr.write(`TIMING frame ${(performance.now() - t0).toFixed(1)} ms, ${result.count} placeholders\n`);
+  }
+  return stitch(frame, result, answers);
+}
+
+/** Puts the walk's nodes and Chrome's answers together, in the walk's order. */
+function stitch(frame: FrameTarget, result: WalkResult, answers: Answer[]): SnapNode | undefined {
   /** For each DOM node in Chrome's subtrees: the placeholders whose subtree holds it. */
   const inSubtrees = new Map<number, number[]>();
   for (const [index, a] of answers.entries()) {
@@ -249,17 +269,8 @@ export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, dep
       }
     }
   }
-  return stitch(frame, result, answers, inSubtrees);
-}
-
-function stitch(
-  frame: FrameTarget,
-  result: WalkResult,
-  answers: Answer[],
-  inSubtrees: Map<number, number[]>,
-): SnapNode | undefined {
   const chromeShell = backendShell(frame);
-  const walkRef = (id: number) => ({
+  const walked = (id: number) => ({
     key: walkerKey(frame, result.token, id),
     ref: {kind: 'walker' as const, frame, token: result.token, id},
   });
@@ -267,9 +278,16 @@ function stitch(
   const shellFor =
     (node: WalkNode, top: AxItem): Shell =>
     item =>
-      item === top ? {...walkRef(node.i), backendNodeId: item.backendNodeId} : chromeShell(item);
+      item === top ? {...walked(node.i), backendNodeId: item.backendNodeId} : chromeShell(item);
+  /** Chrome's node over the walk's children; a leaf only when Chrome gives it no children. */
+  const own = (item: AxItem, children: SnapNode[], shell: Shell, out: SnapNode[]) => {
+    if (item.isInteresting(false, () => item.isLeafAlone)) {
+      out.push(snapNode(item, children, shell));
+    } else {
+      out.push(...children);
+    }
+  };
   const convert = (node: WalkNode, out: SnapNode[]) => {
-    const a = node.x === undefined ? undefined : answers[node.x];
     const kids = () => {
       const children: SnapNode[] = [];
       for (const child of node.c ?? []) {
@@ -277,54 +295,40 @@ function stitch(
       }
       return children;
     };
+    const a = node.x === undefined ? undefined : answers[node.x];
     switch (node.k) {
       case 'x':
         out.push(...kids());
         return;
       case 'e':
-        out.push({role: node.r ?? '', name: node.n ?? '', props: node.p ?? {}, children: kids(), ...walkRef(node.i)});
+        out.push({role: node.r ?? '', name: node.n ?? '', props: node.p ?? {}, children: kids(), ...walked(node.i)});
         return;
       case 't':
-        out.push({role: 'StaticText', name: node.n ?? '', props: {}, children: [], ...walkRef(node.i)});
+        out.push({role: 'StaticText', name: node.n ?? '', props: {}, children: [], ...walked(node.i)});
         return;
-      case 'q':
-      case 'o':
-      case 'c':
-      case 'l': {
+      case 'd':
+        if (a?.item) {
+          own(a.item, kids(), chromeShell, out);
+        }
+        return;
+      default: {
         const item = a?.item;
         if (!item) {
           return;
         }
-        if (a.subtree) {
-          const holders = item.backendNodeId === undefined ? [] : (inSubtrees.get(item.backendNodeId) ?? []);
-          if (node.k === 'o' && holders.some(h => h !== node.x)) {
-            return; // Chrome shows it under its aria-owns owner, which is in another subtree.
-          }
-          out.push(...serializeAx(item, true, shellFor(node, item)));
+        if (!a.subtree) {
+          own(item, kids(), shellFor(node, item), out);
           return;
         }
-        // c: Chrome's node over the walk's children; a leaf only when Chrome gives it no children.
-        pushOwn(item, kids(), node, out);
-        return;
-      }
-      case 'd': {
-        const children = kids();
-        if (a?.item) {
-          pushOwn(a.item, children, node, out, chromeShell);
+        const holders = item.backendNodeId === undefined ? [] : (inSubtrees.get(item.backendNodeId) ?? []);
+        if (node.k === 'o' && holders.some(h => h !== node.x)) {
+          return; // Chrome shows it under its aria-owns owner, which is in another subtree.
         }
-        return;
+        out.push(...serializeAx(item, true, shellFor(node, item)));
       }
-    }
-  };
-  const pushOwn = (item: AxItem, children: SnapNode[], node: WalkNode, out: SnapNode[], shell?: Shell) => {
-    if (item.isInteresting(false, () => item.isLeafAlone)) {
-      out.push(snapNode(item, children, shell ?? shellFor(node, item)));
-    } else {
-      out.push(...children);
     }
   };
   const top: SnapNode[] = [];
   convert(result.root, top);
   return top[0];
 }
-

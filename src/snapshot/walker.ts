@@ -441,7 +441,9 @@ export function installWalker(rulesFactory: () => unknown): void {
     }
   };
 
-  const walk = (): string => {
+  /** The walk's answer and the DOM nodes of its placeholders, in one array (one round trip for both). */
+  const walk = (): unknown[] => [walkJson(), ...pending];
+  const walkJson = (): string => {
     live = new Map();
     pending = [];
     scopes = new Map();
@@ -500,7 +502,8 @@ export function installWalker(rulesFactory: () => unknown): void {
    * child as a leaf (the walk's own rules are not applied below an element it
    * did not understand).
    */
-  const expand = (xs: number[]): string => {
+  const expand = (xs: number[]): unknown[] => {
+    const start = pending.length;
     const lists: N[][] = [];
     for (const x of xs) {
       const list: N[] = [];
@@ -515,8 +518,8 @@ export function installWalker(rulesFactory: () => unknown): void {
       }
       lists.push(list);
     }
-    return JSON.stringify({lists, count: pending.length});
+    return [JSON.stringify({lists, start}), ...pending.slice(start)];
   };
 
-  g[KEY] = {token, walk, expand, get, node: (id: number) => live.get(id) ?? null, pending: () => pending};
+  g[KEY] = {token, walk, expand, get};
 }
