@@ -8,11 +8,11 @@ import {
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {captureTree} from './engine.js';
+import {PrintedNodeIds} from './fastTree.js';
 import {formatSnapshot} from './format.js';
 import {IsolatedWorlds} from './frames.js';
 import {type UidAssignment, UidRegistry} from './uids.js';
-import {WALKER} from './walker.js';
-import type {ElementRef, SnapNode} from './types.js';
+import type {SnapNode} from './types.js';
 
 function isStaleContext(error: unknown): boolean {
   return /context|Target closed|target has closed|No node|Could not find node|detached/i.test(errorMessage(error));
@@ -39,14 +39,15 @@ async function mainWorldElement(session: CdpSession, backendNodeId: number): Pro
 export class SnapshotState implements ElementResolver {
   readonly #uids = new UidRegistry();
   readonly #worlds = new IsolatedWorlds();
+  readonly #printed = new PrintedNodeIds();
   #latest: UidAssignment | undefined;
 
   constructor(readonly page: Page) {}
 
   /** Takes a new snapshot, makes it the page's current one and returns its text. */
   async capture(verbose: boolean): Promise<string> {
-    const root = await captureTree(this.page, verbose, this.#worlds);
-    const assignment = this.#uids.assign(root, verbose);
+    const root = await captureTree(this.page, verbose, this.#worlds, this.#printed);
+    const assignment = this.#uids.assign(root);
     this.#latest = assignment;
     return formatSnapshot(root, node => assignment.uidOf.get(node) ?? '', verbose);
   }
@@ -93,12 +94,11 @@ export class SnapshotState implements ElementResolver {
       throw staleElementError(uid);
     }
     try {
-      const backendNodeId = ref.kind === 'backend' ? ref.backendNodeId : await this.#walkedNode(ref);
-      const objectId = backendNodeId === undefined ? undefined : await mainWorldElement(ref.frame.session, backendNodeId);
-      if (backendNodeId === undefined || !objectId) {
+      const objectId = await mainWorldElement(ref.frame.session, ref.backendNodeId);
+      if (!objectId) {
         throw staleElementError(uid);
       }
-      return {session: ref.frame.session, objectId, backendNodeId, frameId: ref.frame.key};
+      return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key};
     } catch (error) {
       if (error instanceof Error && error.message === staleElementError(uid).message) {
         throw error;
@@ -107,25 +107,6 @@ export class SnapshotState implements ElementResolver {
         throw staleElementError(uid, error);
       }
       throw error;
-    }
-  }
-
-  /** The backendNodeId of a node the walk answered for, or undefined when that document or node is gone. */
-  async #walkedNode(ref: Extract<ElementRef, {kind: 'walker'}>): Promise<number | undefined> {
-    const contextId = await this.#worlds.context(ref.frame);
-    const response = await ref.frame.session.send('Runtime.evaluate', {
-      expression: `(${WALKER}?.token === ${JSON.stringify(ref.token)} ? ${WALKER}.get(${ref.id}) : null)`,
-      contextId,
-    });
-    const objectId = response.result.objectId;
-    if (response.exceptionDetails || !objectId) {
-      return undefined;
-    }
-    try {
-      const {node} = await ref.frame.session.send('DOM.describeNode', {objectId});
-      return node.backendNodeId;
-    } finally {
-      void ref.frame.session.trySend('Runtime.releaseObject', {objectId});
     }
   }
 }

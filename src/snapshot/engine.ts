@@ -1,7 +1,7 @@
 import type {Page} from '../browser/Page.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {fastTreeSnapshot, type FastContext} from './fastTree.js';
+import {type FastContext, fastTreeSnapshot, type PrintedNodeIds} from './fastTree.js';
 import {type IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {fullTreeSnapshot} from './fullTree.js';
 import type {FrameTarget, SnapNode} from './types.js';
@@ -33,7 +33,12 @@ export function engineFor(verbose: boolean): Engine {
 }
 
 /** Takes the tree of a page's snapshot (main frame and every frame inside it). */
-export async function captureTree(page: Page, verbose: boolean, worlds: IsolatedWorlds): Promise<SnapNode> {
+export async function captureTree(
+  page: Page,
+  verbose: boolean,
+  worlds: IsolatedWorlds,
+  printed: PrintedNodeIds,
+): Promise<SnapNode> {
   const frames = new SnapshotFrames(page);
   const main = await frames.main();
   let root: SnapNode | undefined;
@@ -43,11 +48,13 @@ export async function captureTree(page: Page, verbose: boolean, worlds: Isolated
     const ctx: FastContext = {
       frames,
       worlds,
+      printed,
       visited: new Set(),
       frameSnapshot: (frame, depth) => fastFrame(frame, ctx, depth),
     };
     root = await fastFrame(main, ctx, 0);
     worlds.retain(ctx.visited);
+    printed.retain(ctx.visited);
   }
   if (!root) {
     throw new Error('Failed to create accessibility snapshot');

@@ -1,19 +1,18 @@
 import {exceptionMessage} from '../browser/exceptions.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {asFullTreeNode, AxItem, isControlRole, LEAF_ROLES, linkAxTree, TEXT_ROLES} from './axNode.js';
-import {allItems, serializeAx, type Shell, snapNode} from './axSerialize.js';
+import {ownNode, subtree} from './axFetch.js';
+import {type AxItem, isControlRole, LEAF_ROLES, TEXT_ROLES} from './axNode.js';
+import {allItems, serializeAx, snapNode} from './axSerialize.js';
 import type {IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {attachFrames, backendShell} from './fullTree.js';
-import {walkerKey} from './keys.js';
+import {backendKey} from './keys.js';
 import {walkerRules} from './rules.js';
 import type {FrameTarget, SnapNode} from './types.js';
 import {installWalker, WALKER, type WalkNode, type WalkResult} from './walker.js';
 
 /** Bound of the in-page walk of one document. */
 const WALK_TIMEOUT_MS = 30_000;
-/** Bound of one AX query for a placeholder (subtrees of big widgets take a while). */
-const AX_QUERY_TIMEOUT_MS = 60_000;
 const OBJECT_GROUP = 'cdp-mcp-snapshot';
 const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()})`;
 /** Rounds of "Chrome has no node for this element, ask about its children" (inline wrappers nest a few deep). */
@@ -33,9 +32,51 @@ const INHERITED_IGNORE = new Set([
   'inactiveCarouselTabContent',
 ]);
 
+/**
+ * The backendNodeId of every node the walk printed, per frame: uids are keyed
+ * by it (as the reference keys them), and Chrome is asked once per node.
+ */
+export class PrintedNodeIds {
+  readonly #frames = new Map<string, {token: string; ids: Map<number, number>; fresh: number[]}>();
+
+  /** What to tell the frame's walker it need not send again. */
+  confirm(frameKey: string): {token: string; ids: number[]} | undefined {
+    const entry = this.#frames.get(frameKey);
+    return entry ? {token: entry.token, ids: entry.fresh} : undefined;
+  }
+
+  /** Records a walk: the ids it printed (others are forgotten, as the walker forgets them) and those Chrome just named. */
+  update(frameKey: string, token: string, printed: number[], learnt: Map<number, number>): Map<number, number> {
+    const old = this.#frames.get(frameKey);
+    const ids = new Map<number, number>();
+    if (old && old.token === token) {
+      for (const id of printed) {
+        const backend = old.ids.get(id);
+        if (backend !== undefined) {
+          ids.set(id, backend);
+        }
+      }
+    }
+    for (const [id, backend] of learnt) {
+      ids.set(id, backend);
+    }
+    this.#frames.set(frameKey, {token, ids, fresh: [...learnt.keys()]});
+    return ids;
+  }
+
+  retain(visited: ReadonlySet<string>): void {
+    for (const key of this.#frames.keys()) {
+      if (!visited.has(key)) {
+        this.#frames.delete(key);
+      }
+    }
+  }
+}
+
 export interface FastContext {
   frames: SnapshotFrames;
   worlds: IsolatedWorlds;
+  printed: PrintedNodeIds;
   /** Frames this snapshot walked (their isolated worlds are kept). */
   visited: Set<string>;
   /** Snapshots a child frame (the engine decides how). */
@@ -55,11 +96,13 @@ async function evaluateWithNodes(
   contextId: number,
   expression: string,
 ): Promise<{json: string; objectIds: Array<string | undefined>} | undefined> {
+  const e0 = performance.now();
   const response = await frame.session.send(
     'Runtime.evaluate',
     {expression, contextId, objectGroup: OBJECT_GROUP},
     WALK_TIMEOUT_MS,
   );
+  T.evaluate = performance.now() - e0;
   if (response.exceptionDetails) {
     throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
   }
@@ -91,13 +134,19 @@ async function walk(
   frame: FrameTarget,
   ctx: FastContext,
 ): Promise<{result: WalkResult; objectIds: Array<string | undefined>; contextId: number}> {
+  const confirm = ctx.printed.confirm(frame.key);
+  const args = confirm
+    ? `${WALKER}.token === ${JSON.stringify(confirm.token)} ? ${JSON.stringify(confirm.ids)} : []`
+    : '[]';
   const run = async (contextId: number) => {
+    const w0 = performance.now();
     const done =
-      (await evaluateWithNodes(frame, contextId, `${WALKER}?.walk() ?? null`)) ??
-      (await evaluateWithNodes(frame, contextId, `${WALKER_SOURCE}; ${WALKER}.walk()`));
+      (await evaluateWithNodes(frame, contextId, `${WALKER} ? ${WALKER}.walk(${args}) : null`)) ??
+      (await evaluateWithNodes(frame, contextId, `${WALKER_SOURCE}; ${WALKER}.walk([])`));
     if (!done) {
       throw new Error('Could not read the page content: the snapshot walker did not answer');
     }
+    T.evalProps = performance.now() - w0;
     return {result: JSON.parse(done.json) as WalkResult, objectIds: done.objectIds, contextId};
   };
   try {
@@ -124,20 +173,6 @@ function needsSubtree(item: AxItem, custom: boolean): boolean {
     return true;
   }
   return custom && item.payload.properties?.some(p => p.name === 'disabled' && p.value.value === true) === true;
-}
-
-async function subtree(frame: FrameTarget, objectId: string): Promise<AxItem | undefined> {
-  const {nodes} = await frame.session.send('Accessibility.queryAXTree', {objectId}, AX_QUERY_TIMEOUT_MS);
-  return linkAxTree(nodes.map(asFullTreeNode)).root;
-}
-
-async function ownNode(frame: FrameTarget, objectId: string): Promise<AxItem | undefined> {
-  const {nodes} = await frame.session.send(
-    'Accessibility.getPartialAXTree',
-    {objectId, fetchRelatives: false},
-    AX_QUERY_TIMEOUT_MS,
-  );
-  return nodes[0] ? new AxItem(nodes[0]) : undefined;
 }
 
 async function hasClosedShadowRoot(frame: FrameTarget, objectId: string): Promise<boolean> {
@@ -167,6 +202,7 @@ async function answerAll(
   const objectIds = [...firstIds];
   let todo = first;
   for (let round = 0; todo.length > 0; round++) {
+    T['round' + round] = todo.length;
     const upgrades: WalkNode[] = [];
     await Promise.all(
       todo.map(async node => {
@@ -237,15 +273,24 @@ function placeholderNodes(root: WalkNode): WalkNode[] {
  * reference's filter. Returns the frame's snapshot root (the first kept node
  * when the document node itself is not kept, as the reference does).
  */
+const T: Record<string, number> = {};
 export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, depth = 0): Promise<SnapNode | undefined> {
   ctx.visited.add(frame.key);
   const t0 = performance.now();
   let answers: Answer[];
   let result: WalkResult;
+  let backendIds: Map<number, number>;
   try {
     const walked = await walk(frame, ctx);
     result = walked.result;
-    answers = await answerAll(frame, walked.contextId, placeholderNodes(result.root), walked.objectIds);
+    T.walk = performance.now() - t0;
+    const [answered, learnt] = await Promise.all([
+      answerAll(frame, walked.contextId, placeholderNodes(result.root), walked.objectIds),
+      printedBackendIds(frame, result, walked.objectIds),
+    ]);
+    answers = answered;
+    backendIds = ctx.printed.update(frame.key, result.token, printedIds(result.root), learnt);
+    T.answers = performance.now() - t0 - T.walk;
   } finally {
     void frame.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
   }
@@ -253,13 +298,60 @@ export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, dep
   const subtreeItems = answers.flatMap(a => (a?.subtree && a.item ? allItems(a.item) : []));
   await attachFrames(subtreeItems, frame, ctx.frames, depth, (child, d) => ctx.frameSnapshot(child, d));
   if (process.env['CDP_MCP_SNAPSHOT_TIMING']) {
-    process.stderr.write(`TIMING frame ${(performance.now() - t0).toFixed(1)} ms, ${result.count} placeholders\n`);
+    const kinds: Record<string, number> = {};
+    for (const n of placeholderNodes(result.root)) {
+      const a = n.x === undefined ? undefined : answers[n.x];
+      const key = `${n.k}:${a?.item?.role ?? '-'}${a?.subtree ? '+' : ''}`;
+      kinds[key] = (kinds[key] ?? 0) + 1;
+    }
+    process.stderr.write(`TIMING frame ${(performance.now() - t0).toFixed(1)} ms, ${result.count} placeholders ${JSON.stringify(T)} ${JSON.stringify(kinds)}\n`);
   }
-  return stitch(frame, result, answers);
+  return stitch(frame, result, answers, backendIds);
+}
+
+/** Asks Chrome for the backendNodeId of every printed node the walk has not been told about. */
+async function printedBackendIds(
+  frame: FrameTarget,
+  result: WalkResult,
+  objectIds: Array<string | undefined>,
+): Promise<Map<number, number>> {
+  const learnt = new Map<number, number>();
+  await Promise.all(
+    result.mi.map(async (id, i) => {
+      const objectId = objectIds[result.m + i];
+      if (!objectId) {
+        return;
+      }
+      const described = await frame.session.trySend('DOM.describeNode', {objectId});
+      if (described) {
+        learnt.set(id, described.node.backendNodeId);
+      }
+    }),
+  );
+  return learnt;
+}
+
+function printedIds(root: WalkNode): number[] {
+  const out: number[] = [];
+  const visit = (node: WalkNode) => {
+    if (node.k === 'e' || node.k === 't') {
+      out.push(node.i);
+    }
+    for (const child of node.c ?? []) {
+      visit(child);
+    }
+  };
+  visit(root);
+  return out;
 }
 
 /** Puts the walk's nodes and Chrome's answers together, in the walk's order. */
-function stitch(frame: FrameTarget, result: WalkResult, answers: Answer[]): SnapNode | undefined {
+function stitch(
+  frame: FrameTarget,
+  result: WalkResult,
+  answers: Answer[],
+  backendIds: Map<number, number>,
+): SnapNode | undefined {
   /** For each DOM node in Chrome's subtrees: the placeholders whose subtree holds it. */
   const inSubtrees = new Map<number, number[]>();
   for (const [index, a] of answers.entries()) {
@@ -269,18 +361,16 @@ function stitch(frame: FrameTarget, result: WalkResult, answers: Answer[]): Snap
       }
     }
   }
-  const chromeShell = backendShell(frame);
-  const walked = (id: number) => ({
-    key: walkerKey(frame, result.token, id),
-    ref: {kind: 'walker' as const, frame, token: result.token, id},
-  });
-  /** Chrome's nodes keep backend keys, except the placeholder's own node: it is the walked DOM node. */
-  const shellFor =
-    (node: WalkNode, top: AxItem): Shell =>
-    item =>
-      item === top ? {...walked(node.i), backendNodeId: item.backendNodeId} : chromeShell(item);
+  const shell = backendShell(frame);
+  /** A node the walk printed: keyed by its DOM node like Chrome's (a node Chrome could not name is gone). */
+  const walked = (id: number): Pick<SnapNode, 'key' | 'ref' | 'backendNodeId'> => {
+    const backendNodeId = backendIds.get(id);
+    return backendNodeId === undefined
+      ? {key: undefined, ref: undefined}
+      : {key: backendKey(frame, backendNodeId), ref: {kind: 'backend', frame, backendNodeId}, backendNodeId};
+  };
   /** Chrome's node over the walk's children; a leaf only when Chrome gives it no children. */
-  const own = (item: AxItem, children: SnapNode[], shell: Shell, out: SnapNode[]) => {
+  const own = (item: AxItem, children: SnapNode[], out: SnapNode[]) => {
     if (item.isInteresting(false, () => item.isLeafAlone)) {
       out.push(snapNode(item, children, shell));
     } else {
@@ -308,7 +398,7 @@ function stitch(frame: FrameTarget, result: WalkResult, answers: Answer[]): Snap
         return;
       case 'd':
         if (a?.item) {
-          own(a.item, kids(), chromeShell, out);
+          own(a.item, kids(), out);
         }
         return;
       default: {
@@ -317,14 +407,14 @@ function stitch(frame: FrameTarget, result: WalkResult, answers: Answer[]): Snap
           return;
         }
         if (!a.subtree) {
-          own(item, kids(), shellFor(node, item), out);
+          own(item, kids(), out);
           return;
         }
         const holders = item.backendNodeId === undefined ? [] : (inSubtrees.get(item.backendNodeId) ?? []);
         if (node.k === 'o' && holders.some(h => h !== node.x)) {
           return; // Chrome shows it under its aria-owns owner, which is in another subtree.
         }
-        out.push(...serializeAx(item, true, shellFor(node, item)));
+        out.push(...serializeAx(item, true, shell));
       }
     }
   };

@@ -70,8 +70,11 @@ export function walkerRules(): unknown {
     'code', 'emphasis', 'strong', 'subscript', 'superscript', 'time', 'mark', 'deletion', 'insertion', 'toolbar',
     'tabpanel', 'dialog', 'alertdialog', 'application', 'section', 'sectionhead', 'comment', 'suggestion',
   ]);
-  const LINK = new Set(['href', 'target', 'rel', 'download', 'hreflang', 'referrerpolicy', 'ping', 'charset']);
-  const BUTTON = new Set(['formaction', 'formenctype', 'formmethod', 'formnovalidate', 'formtarget']);
+  /** tabindex changes only the tab order of a link or button: both are focusable either way. */
+  const LINK = new Set(['href', 'target', 'rel', 'download', 'hreflang', 'referrerpolicy', 'ping', 'charset', 'tabindex', 'title']);
+  const BUTTON = new Set(['formaction', 'formenctype', 'formmethod', 'formnovalidate', 'formtarget', 'tabindex', 'title']);
+  /** A heading's title only describes it. */
+  const HEADING = new Set(['title']);
   /**
    * Characters whose rendered form or name treatment differs from the DOM
    * text (no-break and other special spaces, soft hyphens, zero-width and
@@ -101,6 +104,7 @@ export function walkerRules(): unknown {
     },
     linkAttr: (name: string) => safeAttr(name) || LINK.has(name),
     buttonAttr: (name: string) => safeAttr(name) || BUTTON.has(name),
+    headingAttr: (name: string) => safeAttr(name) || HEADING.has(name),
     unsafeText: (data: string) => UNSAFE.test(data) || (data.includes('\n') && WIDE.test(data)),
     blockContainer: (display: string) => BLOCK_CONTAINERS.has(display),
     noWhitespaceChildren: (display: string) => NO_WHITESPACE.has(display),

@@ -14,9 +14,11 @@ export interface FrameTarget {
 }
 
 /** How a snapshot node leads back to its DOM node. */
-export type ElementRef =
-  | {kind: 'walker'; frame: FrameTarget; token: string; id: number}
-  | {kind: 'backend'; frame: FrameTarget; backendNodeId: number};
+export interface ElementRef {
+  kind: 'backend';
+  frame: FrameTarget;
+  backendNodeId: number;
+}
 
 /** One node of a snapshot tree, already filtered (or not, in verbose mode). */
 export interface SnapNode {

@@ -1,4 +1,3 @@
-import {isWalkerKey} from './keys.js';
 import type {SnapNode} from './types.js';
 
 /** Process-wide snapshot counter: the first part of every uid (as the reference's). */
@@ -21,7 +20,7 @@ export interface UidAssignment {
 export class UidRegistry {
   readonly #keyToUid = new Map<string, string>();
 
-  assign(root: SnapNode, verbose: boolean): UidAssignment {
+  assign(root: SnapNode): UidAssignment {
     const snapshotId = nextSnapshotId++;
     let counter = 0;
     const seen = new Set<string>();
@@ -46,8 +45,7 @@ export class UidRegistry {
     };
     visit(root);
     for (const key of this.#keyToUid.keys()) {
-      // A verbose snapshot is made of Chrome's nodes only: it says nothing about the walk's nodes.
-      if (!seen.has(key) && !(verbose && isWalkerKey(key))) {
+      if (!seen.has(key)) {
         this.#keyToUid.delete(key);
       }
     }

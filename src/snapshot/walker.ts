@@ -38,11 +38,15 @@ export interface WalkNode {
 }
 
 export interface WalkResult {
-  /** Identifies this walker instance (document and world): part of every walk key. */
+  /** Identifies this walker instance (document and world): its node ids are only valid with it. */
   token: string;
   root: WalkNode;
   /** Placeholders to fetch from Chrome, in `pending` order. */
   count: number;
+  /** Index (in the returned nodes) of the first printed node whose backendNodeId the server must ask for. */
+  m: number;
+  /** The walker ids of those nodes, in order. */
+  mi: number[];
 }
 
 /** The global the walker lives under (in our isolated world). */
@@ -62,6 +66,7 @@ export function installWalker(rulesFactory: () => unknown): void {
     safeRoleTokens(value: string): boolean;
     linkAttr(name: string): boolean;
     buttonAttr(name: string): boolean;
+    headingAttr(name: string): boolean;
     unsafeText(data: string): boolean;
     blockContainer(display: string): boolean;
     noWhitespaceChildren(display: string): boolean;
@@ -79,12 +84,10 @@ export function installWalker(rulesFactory: () => unknown): void {
     ce?: 1;
   };
   const ids = new WeakMap<Node, number>();
-  let live = new Map<number, Node>();
   let nextId = 1;
   const token = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   let pending: Node[] = [];
   const HTML = 'http://www.w3.org/1999/xhtml';
-  const WS_EDGE = /^[ \t\n]|[ \t\n]$/;
   const WS_ONLY = /^[ \t\n]*$/;
   const WS_RUN = /[ \t\n]+/g;
   const PSEUDO = /::?(before|after)(?![\w-])/i;
@@ -96,7 +99,6 @@ export function installWalker(rulesFactory: () => unknown): void {
       id = nextId++;
       ids.set(node, id);
     }
-    live.set(id, node);
     return id;
   };
   const hold = (node: Node, kind: string, out: N[], extra?: Partial<N>): N => {
@@ -240,86 +242,122 @@ export function installWalker(rulesFactory: () => unknown): void {
   /** Facts about an element the text rules of its children need (computed once per parent). */
   type Parent = {el: Element; style: CSSStyleDeclaration; pseudo: number; plain: boolean; display: string};
 
+  /**
+   * How a child takes part in its parent's line layout, as far as white space
+   * next to it is concerned: SKIP (no box: comments, display none, empty text),
+   * BLOCK (an in-flow block-level box: lines end before it and start after
+   * it), INLINE (inline content), UNKNOWN (out-of-flow boxes, display:
+   * contents, white-space-only text: what is around them decides).
+   */
+  const SKIP = 0;
+  const BLOCK = 1;
+  const INLINE = 2;
+  const UNKNOWN = 3;
+  const styleOf = (el: Element, styles: Map<Node, CSSStyleDeclaration>): CSSStyleDeclaration => {
+    let style = styles.get(el);
+    if (!style) {
+      style = getComputedStyle(el);
+      styles.set(el, style);
+    }
+    return style;
+  };
+  /** The flow of a child seen from one side (step -1: its last box, +1: its first): display: contents is transparent. */
+  const flowOf = (kid: Node, styles: Map<Node, CSSStyleDeclaration>, step: number, depth = 0): number => {
+    if (kid.nodeType === 3) {
+      const data = (kid as Text).data;
+      return !data ? SKIP : WS_ONLY.test(data) ? UNKNOWN : INLINE;
+    }
+    if (kid.nodeType !== 1) return SKIP;
+    const style = styleOf(kid as Element, styles);
+    const display = style.display;
+    if (display === 'none') return SKIP;
+    if (display === 'contents') {
+      if (depth > 8 || pseudoKind(kid as Element) !== 0) return UNKNOWN;
+      const inner = flatChildren(kid);
+      for (let j = step > 0 ? 0 : inner.length - 1; j >= 0 && j < inner.length; j += step) {
+        const f = flowOf(inner[j]!, styles, step, depth + 1);
+        if (f !== SKIP) return f;
+      }
+      return SKIP;
+    }
+    if (style.float !== 'none' || style.position === 'absolute' || style.position === 'fixed') return UNKNOWN;
+    return rules.blockLevel(display) ? BLOCK : INLINE;
+  };
+
   const visitChildren = (node: Node, parent: Parent | undefined, out: N[]) => {
     const kids = flatChildren(node);
-    let counted = 0;
-    for (let i = 0; i < kids.length; i++) {
-      if (kids[i]!.nodeType !== 8) counted++;
-    }
-    let prevDisplay = '';
-    let prevKind = 0; // 0 none, 1 element, 2 text
+    const styles = new Map<Node, CSSStyleDeclaration>();
+    /** The flow of the nearest sibling with a box before (-1) or after (+1) child i; -1 when there is none. */
+    const neighbour = (i: number, step: number): number => {
+      for (let j = i + step; j >= 0 && j < kids.length; j += step) {
+        const f = flowOf(kids[j]!, styles, step);
+        if (f !== SKIP) return f;
+      }
+      return -1;
+    };
     for (let i = 0; i < kids.length; i++) {
       const kid = kids[i]!;
       if (kid.nodeType === 3) {
-        const was = visitText(kid as Text, parent, counted === 1, prevKind, prevDisplay, out);
-        if (was) {
-          prevKind = 2;
-          prevDisplay = '';
-        }
+        visitText(kid as Text, parent, i, neighbour, out);
       } else if (kid.nodeType === 1) {
-        const display = visitElement(kid as Element, out);
-        if (display !== 'none') {
-          prevKind = 1;
-          prevDisplay = display;
-        }
+        visitElement(kid as Element, out, styles.get(kid));
       }
     }
   };
 
-  /** Returns whether the text takes part in layout as far as the next whitespace node is concerned. */
+  /**
+   * Where a text node's white space at one end lands: at a line start or end
+   * (removed) only next to a block-level box or at the edge of a block
+   * container that has no generated content; anything else depends on
+   * layout (undefined: ask Chrome).
+   */
+  const edgeRemoved = (parent: Parent, side: number): boolean =>
+    side === BLOCK || (side === -1 && parent.pseudo === 0 && rules.blockContainer(parent.display));
+
   const visitText = (
     text: Text,
     parent: Parent | undefined,
-    alone: boolean,
-    prevKind: number,
-    prevDisplay: string,
+    index: number,
+    neighbour: (i: number, step: number) => number,
     out: N[],
-  ): boolean => {
+  ): void => {
     const data = text.data;
-    if (!data || !parent || modalBlocks(text)) return false;
+    if (!data || !parent || modal !== undefined) return;
     const style = parent.style;
-    if (style.visibility !== 'visible') return true;
+    if (style.visibility !== 'visible') return;
     if (!parent.plain || rules.unsafeText(data)) {
       hold(text, 'l', out);
-      return true;
+      return;
     }
+    const before = /^[ \t\n]/.test(data);
+    const after = /[ \t\n]$/.test(data);
+    if (!before && !after) {
+      out.push(print(text, {k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ')}));
+      return;
+    }
+    const prev = neighbour(index, -1);
+    const next = neighbour(index, 1);
     if (WS_ONLY.test(data)) {
-      if (rules.noWhitespaceChildren(parent.display)) return false;
-      if (prevKind === 0 && parent.pseudo === 0 && rules.blockContainer(parent.display)) return false;
-      if (prevKind === 1 && rules.blockLevel(prevDisplay)) return false;
-      hold(text, 'l', out);
-      return true;
-    }
-    if (WS_EDGE.test(data)) {
-      if (alone && parent.pseudo === 0 && rules.blockContainer(parent.display) && listMarkerOutside(parent)) {
-        out.push({k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ').trim()});
-      } else {
-        hold(text, 'l', out);
+      // White space with no box (CSS) or collapsed at a line's start or end: Chrome shows nothing for it.
+      if (rules.noWhitespaceChildren(parent.display) || edgeRemoved(parent, prev) || edgeRemoved(parent, next)) {
+        return;
       }
-      return true;
+      hold(text, 'l', out);
+      return;
     }
-    out.push({k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ')});
-    return true;
+    const startRemoved = !before || (edgeRemoved(parent, prev) && listMarkerOutside(parent));
+    const endRemoved = !after || edgeRemoved(parent, next);
+    if (startRemoved && endRemoved) {
+      out.push(print(text, {k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ').trim()}));
+    } else {
+      hold(text, 'l', out);
+    }
   };
   /** An inside list marker that is an image keeps the space after it: leave those to Chrome. */
   const listMarkerOutside = (parent: Parent): boolean =>
     parent.display !== 'list-item' ||
     parent.style.listStylePosition === 'outside' ||
     parent.style.listStyleImage === 'none';
-
-  const modalBlocks = (node: Node): boolean => modal !== undefined && !modalPath.has(node) && !inModal(node);
-  const inModal = (node: Node): boolean => {
-    for (let n: Node | null = node; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
-      if (n === modal) return true;
-      if (n instanceof HTMLSlotElement) break;
-    }
-    // Slotted content: climb the flat tree instead.
-    for (let n: Element | null = node instanceof Element ? node : node.parentElement; n; ) {
-      if (n === modal) return true;
-      n = n.assignedSlot ?? n.parentElement ?? ((n.parentNode as ShadowRoot | null)?.host ?? null);
-    }
-    return false;
-  };
 
   const textPlain = (style: CSSStyleDeclaration): boolean =>
     style.textTransform === 'none' &&
@@ -329,9 +367,9 @@ export function installWalker(rulesFactory: () => unknown): void {
     (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'square';
 
   /** Visits one element; returns its computed display ('none' when it takes no part). */
-  const visitElement = (el: Element, out: N[]): string => {
-    if (modal !== undefined && !modalPath.has(el) && !inModal(el)) return 'none';
-    const style = getComputedStyle(el);
+  const visitElement = (el: Element, out: N[], known?: CSSStyleDeclaration): string => {
+    if (modal !== undefined && !modalPath.has(el)) return 'none';
+    const style = known ?? getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return 'none';
     if ((el.getAttribute('aria-hidden') ?? '').toLowerCase() === 'true' || el.hasAttribute('inert')) {
@@ -409,7 +447,7 @@ export function installWalker(rulesFactory: () => unknown): void {
   /** A link, button or heading whose whole content is one plain text node; anything else is Chrome's. */
   const simpleKind = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
     if (focusChain.has(el) || el.shadowRoot) return 'q';
-    const allowed = tag === 'a' ? rules.linkAttr : tag === 'button' ? rules.buttonAttr : rules.safeAttr;
+    const allowed = tag === 'a' ? rules.linkAttr : tag === 'button' ? rules.buttonAttr : rules.headingAttr;
     for (const attr of el.attributes) {
       if (!allowed(attr.name)) return 'q';
     }
@@ -423,6 +461,8 @@ export function installWalker(rulesFactory: () => unknown): void {
       text = c as Text;
     }
     if (!text || WS_ONLY.test(text.data) || rules.unsafeText(text.data)) return 'q';
+    const title = el.getAttribute('title');
+    if (title !== null && rules.unsafeText(title)) return 'q';
     if (!textPlain(style) || pseudoKind(el) !== 0 || firstLineTransforms(el, style)) return 'q';
     if (style.visibility !== 'visible') return 'skip';
     return tag;
@@ -432,20 +472,54 @@ export function installWalker(rulesFactory: () => unknown): void {
     const text = [...el.childNodes].find(c => c.nodeType === 3) as Text;
     const name = text.data.replace(WS_RUN, ' ').trim();
     const i = idOf(el);
+    // A title is the description unless it says what the name says (Chrome collapses its white space).
+    const title = (el.getAttribute('title') ?? '').replace(/[ \t\n]+/g, ' ').trim();
+    const p: Record<string, string | number> = title && title !== name ? {description: title} : {};
     if (kind === 'button') {
-      out.push({k: 'e', i, r: 'button', n: name});
+      out.push(print(el, {k: 'e', i, r: 'button', n: name, p}));
     } else if (kind === 'a') {
-      out.push({k: 'e', i, r: 'link', n: name, p: {url: (el as HTMLAnchorElement).href}, c: [{k: 't', i: idOf(text), n: name}]});
+      p['url'] = (el as HTMLAnchorElement).href;
+      const child = print(text, {k: 't', i: idOf(text), n: name});
+      out.push(print(el, {k: 'e', i, r: 'link', n: name, p, c: [child]}));
     } else {
-      out.push({k: 'e', i, r: 'heading', n: name, p: {level: Number(tag.slice(1))}});
+      p['level'] = Number(tag.slice(1));
+      out.push(print(el, {k: 'e', i, r: 'heading', n: name, p}));
     }
   };
 
-  /** The walk's answer and the DOM nodes of its placeholders, in one array (one round trip for both). */
-  const walk = (): unknown[] => [walkJson(), ...pending];
+  /** Ids of printed nodes whose backendNodeId the server knows (it says so with the next walk). */
+  let known = new Set<number>();
+  /** Nodes the walk itself printed (e, t), in walk order. */
+  let printed: Node[] = [];
+  const print = (node: Node, n: N): N => {
+    printed.push(node);
+    return n;
+  };
+
+  /**
+   * The walk's answer, the DOM nodes of its placeholders and the printed
+   * nodes the server does not know the backendNodeId of yet (it asks Chrome:
+   * uids are keyed by it), in one array: one round trip for all of it.
+   * `confirmed`: ids whose backendNodeId the server learnt after the last walk.
+   */
+  const walk = (confirmed: number[]): unknown[] => {
+    for (const id of confirmed) known.add(id);
+    const json = walkJson();
+    const unmapped = printed.filter(node => !known.has(ids.get(node)!));
+    const stillThere = new Set<number>();
+    for (const node of printed) {
+      const id = ids.get(node)!;
+      if (known.has(id)) stillThere.add(id);
+    }
+    known = stillThere;
+    const result = JSON.parse(json) as {m?: number; mi?: number[]};
+    result.m = pending.length;
+    result.mi = unmapped.map(node => ids.get(node)!);
+    return [JSON.stringify(result), ...pending, ...unmapped];
+  };
   const walkJson = (): string => {
-    live = new Map();
     pending = [];
+    printed = [];
     scopes = new Map();
     partPseudo = false;
     owned = new Set();
@@ -476,22 +550,18 @@ export function installWalker(rulesFactory: () => unknown): void {
       return JSON.stringify({token, root, count: pending.length});
     }
     if (modals.length === 1) {
-      // A modal dialog makes everything outside it inert (HTML: "blocked by a modal dialog").
+      // A modal dialog makes everything outside it inert (HTML: "blocked by a modal dialog"): walk only
+      // the boxes on the way to it (in the flat tree).
       modal = modals[0]!;
-      for (let n: Node | null = modal; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+      for (let n: Node | null = modal; n; ) {
         modalPath.add(n);
+        const slot: HTMLSlotElement | null = n instanceof Element || n instanceof Text ? n.assignedSlot : null;
+        n = slot ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : n.parentNode);
       }
     }
     noteOwners(doc);
     visitElement(html, root.c!);
     return JSON.stringify({token, root, count: pending.length});
-  };
-
-  const get = (id: number): Element | null => {
-    const node = live.get(id);
-    if (!node || !node.isConnected) return null;
-    if (node.nodeType === 3) return node.parentElement ?? ((node.parentNode as ShadowRoot | null)?.host ?? null);
-    return node instanceof Element ? node : null;
   };
 
   /**
@@ -521,5 +591,5 @@ export function installWalker(rulesFactory: () => unknown): void {
     return [JSON.stringify({lists, start}), ...pending.slice(start)];
   };
 
-  g[KEY] = {token, walk, expand, get};
+  g[KEY] = {token, walk, expand};
 }
