@@ -7,10 +7,8 @@ import {
 } from '../browser/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
-import {captureTree} from './engine.js';
-import {PrintedNodeIds} from './fastTree.js';
+import {captureTree, SnapshotEnv} from './engine.js';
 import {formatSnapshot} from './format.js';
-import {IsolatedWorlds} from './frames.js';
 import {type UidAssignment, UidRegistry} from './uids.js';
 import type {SnapNode} from './types.js';
 
@@ -38,15 +36,14 @@ async function mainWorldElement(session: CdpSession, backendNodeId: number): Pro
 /** Per-page snapshot state: the latest tree, its uids, and uid → element resolution. */
 export class SnapshotState implements ElementResolver {
   readonly #uids = new UidRegistry();
-  readonly #worlds = new IsolatedWorlds();
-  readonly #printed = new PrintedNodeIds();
+  readonly #env = new SnapshotEnv();
   #latest: UidAssignment | undefined;
 
   constructor(readonly page: Page) {}
 
   /** Takes a new snapshot, makes it the page's current one and returns its text. */
   async capture(verbose: boolean): Promise<string> {
-    const root = await captureTree(this.page, verbose, this.#worlds, this.#printed);
+    const root = await captureTree(this.page, verbose, this.#env);
     const assignment = this.#uids.assign(root);
     this.#latest = assignment;
     return formatSnapshot(root, node => assignment.uidOf.get(node) ?? '', verbose);

@@ -4,7 +4,7 @@ import {debug} from '../util/logger.js';
 import {ownNode, subtree} from './axFetch.js';
 import {type AxItem, isControlRole, LEAF_ROLES, TEXT_ROLES} from './axNode.js';
 import {allItems, serializeAx, snapNode} from './axSerialize.js';
-import type {IsolatedWorlds, SnapshotFrames} from './frames.js';
+import type {FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {attachFrames, backendShell} from './fullTree.js';
 import {backendKey} from './keys.js';
 import {walkerRules} from './rules.js';
@@ -80,7 +80,7 @@ export interface FastContext {
   /** Frames this snapshot walked (their isolated worlds are kept). */
   visited: Set<string>;
   /** Snapshots a child frame (the engine decides how). */
-  frameSnapshot(frame: FrameTarget, depth: number): Promise<SnapNode | undefined>;
+  frameSnapshot(frame: FramePlace, depth: number): Promise<SnapNode | undefined>;
 }
 
 /** What Chrome answered for one placeholder of the walk. */
@@ -92,7 +92,7 @@ interface Answer {
 
 /** One evaluate in our world whose result is [json, ...nodes]: the JSON and the nodes' remote objects. */
 async function evaluateWithNodes(
-  frame: FrameTarget,
+  frame: FramePlace,
   contextId: number,
   expression: string,
 ): Promise<{json: string; objectIds: Array<string | undefined>} | undefined> {
@@ -131,7 +131,7 @@ async function evaluateWithNodes(
 
 /** Runs the walker in the frame's isolated world (installing it when the document has none yet). */
 async function walk(
-  frame: FrameTarget,
+  frame: FramePlace,
   ctx: FastContext,
 ): Promise<{result: WalkResult; objectIds: Array<string | undefined>; contextId: number}> {
   const confirm = ctx.printed.confirm(frame.key);
@@ -274,14 +274,21 @@ function placeholderNodes(root: WalkNode): WalkNode[] {
  * when the document node itself is not kept, as the reference does).
  */
 const T: Record<string, number> = {};
-export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, depth = 0): Promise<SnapNode | undefined> {
-  ctx.visited.add(frame.key);
+export async function fastTreeSnapshot(
+  place: FramePlace,
+  ctx: FastContext,
+  depth: number,
+): Promise<{root: SnapNode | undefined; nodes: number}> {
+  ctx.visited.add(place.key);
   const t0 = performance.now();
   let answers: Answer[];
   let result: WalkResult;
   let backendIds: Map<number, number>;
+  let frame: FrameTarget;
   try {
-    const walked = await walk(frame, ctx);
+    const placed = await ctx.frames.target(place, walk(place, ctx));
+    frame = placed.frame;
+    const walked = placed.result;
     result = walked.result;
     T.walk = performance.now() - t0;
     const [answered, learnt] = await Promise.all([
@@ -292,7 +299,7 @@ export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, dep
     backendIds = ctx.printed.update(frame.key, result.token, printedIds(result.root), learnt);
     T.answers = performance.now() - t0 - T.walk;
   } finally {
-    void frame.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
+    void place.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
   }
   // Chrome's subtrees may hold frames of their own.
   const subtreeItems = answers.flatMap(a => (a?.subtree && a.item ? allItems(a.item) : []));
@@ -306,7 +313,7 @@ export async function fastTreeSnapshot(frame: FrameTarget, ctx: FastContext, dep
     }
     process.stderr.write(`TIMING frame ${(performance.now() - t0).toFixed(1)} ms, ${result.count} placeholders ${JSON.stringify(T)} ${JSON.stringify(kinds)}\n`);
   }
-  return stitch(frame, result, answers, backendIds);
+  return {root: stitch(frame, result, answers, backendIds), nodes: result.n};
 }
 
 /** Asks Chrome for the backendNodeId of every printed node the walk has not been told about. */

@@ -13,6 +13,13 @@ function frameKey(session: CdpSession, frameId: string): string {
   return `${session.id}/${frameId}`;
 }
 
+/** A frame before its document is known: where to talk to it. */
+export interface FramePlace {
+  session: CdpSession;
+  frameId: string;
+  key: string;
+}
+
 /**
  * The frames one snapshot visits: each frame's session (out-of-process
  * iframes have their own), its current document's loaderId (uids are keyed
@@ -44,32 +51,34 @@ export class SnapshotFrames {
     return tree;
   }
 
-  async target(session: CdpSession, frameId: string): Promise<FrameTarget | undefined> {
-    const loaderId = (await this.#loaders(session)).get(frameId);
-    return loaderId === undefined ? undefined : {session, frameId, loaderId, key: frameKey(session, frameId)};
+  /** The frame with its current document; the frame tree is asked for alongside whatever `work` asks. */
+  async target<T>(place: FramePlace, work: Promise<T>): Promise<{frame: FrameTarget; result: T}> {
+    const [loaders, result] = await Promise.all([this.#loaders(place.session), work]);
+    const loaderId = loaders.get(place.frameId);
+    if (loaderId === undefined) {
+      throw new Error(`Frame ${place.frameId} is gone`);
+    }
+    return {frame: {...place, loaderId}, result};
   }
 
-  async main(): Promise<FrameTarget> {
-    const main = await this.target(this.page.session, this.page.mainFrameId);
-    if (!main) {
-      throw new Error('Failed to create accessibility snapshot');
-    }
-    return main;
+  mainPlace(): FramePlace {
+    const session = this.page.session;
+    return {session, frameId: this.page.mainFrameId, key: frameKey(session, this.page.mainFrameId)};
   }
 
   /** The frame an iframe element shows, in whichever session hosts it; undefined when there is none. */
   async contentFrame(
     parent: FrameTarget,
     element: {backendNodeId: number} | {objectId: string},
-  ): Promise<FrameTarget | undefined> {
+  ): Promise<FramePlace | undefined> {
     try {
       const {node} = await parent.session.send('DOM.describeNode', element);
       const frameId = node.frameId;
       if (!frameId) {
         return undefined;
       }
-      const oopif = this.page.frames.oopif(frameId);
-      return await this.target(oopif ? oopif.session : parent.session, frameId);
+      const session = this.page.frames.oopif(frameId)?.session ?? parent.session;
+      return (await this.#loaders(session)).has(frameId) ? {session, frameId, key: frameKey(session, frameId)} : undefined;
     } catch (error) {
       debug('content frame lookup failed', errorMessage(error));
       return undefined;
@@ -80,20 +89,21 @@ export class SnapshotFrames {
 /**
  * Our isolated world in each frame's current document, where the walker
  * runs: page scripts cannot see it or change the DOM methods it calls.
- * Kept across snapshots per frame and document.
+ * Kept across snapshots per frame; a navigation destroys it, and the next
+ * evaluation in it fails and makes a new one.
  */
 export class IsolatedWorlds {
-  readonly #worlds = new Map<string, {loaderId: string; contextId: Promise<number>}>();
+  readonly #worlds = new Map<string, {contextId: Promise<number>}>();
 
-  async context(frame: FrameTarget, fresh = false): Promise<number> {
+  async context(frame: FramePlace, fresh = false): Promise<number> {
     const known = this.#worlds.get(frame.key);
-    if (known && known.loaderId === frame.loaderId && !fresh) {
+    if (known && !fresh) {
       return known.contextId;
     }
     const contextId = frame.session
       .send('Page.createIsolatedWorld', {frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false})
       .then(r => r.executionContextId);
-    this.#worlds.set(frame.key, {loaderId: frame.loaderId, contextId});
+    this.#worlds.set(frame.key, {contextId});
     contextId.catch(() => this.#worlds.delete(frame.key));
     return contextId;
   }

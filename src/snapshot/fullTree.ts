@@ -2,7 +2,7 @@ import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {type AxItem, linkAxTree} from './axNode.js';
 import {serializeAx, type Shell} from './axSerialize.js';
-import {MAX_FRAME_DEPTH, type SnapshotFrames} from './frames.js';
+import {type FramePlace, MAX_FRAME_DEPTH, type SnapshotFrames} from './frames.js';
 import {backendKey} from './keys.js';
 import type {FrameTarget, SnapNode} from './types.js';
 
@@ -30,7 +30,7 @@ export async function attachFrames(
   parent: FrameTarget,
   frames: SnapshotFrames,
   depth: number,
-  snapshot: (frame: FrameTarget, depth: number) => Promise<SnapNode | undefined>,
+  snapshot: (frame: FramePlace, depth: number) => Promise<SnapNode | undefined>,
 ): Promise<void> {
   if (depth >= MAX_FRAME_DEPTH) {
     return;
@@ -58,23 +58,24 @@ export async function attachFrames(
  * The exact path: one frame's snapshot straight from Chrome's full
  * accessibility tree (Accessibility.getFullAXTree through the frame's own
  * session), filtered as the reference filters it. It is what verbose
- * snapshots are made of, and the answer for frames the fast path cannot walk.
+ * snapshots are made of, and the engine's answer for small documents.
+ * `child` snapshots the frames inside it (the engine decides how).
  */
 export async function fullTreeSnapshot(
-  frame: FrameTarget,
+  place: FramePlace,
   frames: SnapshotFrames,
   interestingOnly: boolean,
-  depth = 0,
-): Promise<SnapNode | undefined> {
-  const {nodes} = await frame.session.send(
-    'Accessibility.getFullAXTree',
-    {frameId: frame.frameId},
-    AX_TREE_TIMEOUT_MS,
+  depth: number,
+  child: (frame: FramePlace, depth: number) => Promise<SnapNode | undefined>,
+): Promise<{root: SnapNode | undefined; nodes: number}> {
+  const {frame, result} = await frames.target(
+    place,
+    place.session.send('Accessibility.getFullAXTree', {frameId: place.frameId}, AX_TREE_TIMEOUT_MS),
   );
-  const {root, items} = linkAxTree(nodes);
+  const {root, items} = linkAxTree(result.nodes);
   if (!root) {
-    return undefined;
+    return {root: undefined, nodes: 0};
   }
-  await attachFrames(items, frame, frames, depth, (child, d) => fullTreeSnapshot(child, frames, interestingOnly, d));
-  return serializeAx(root, interestingOnly, backendShell(frame))[0];
+  await attachFrames(items, frame, frames, depth, child);
+  return {root: serializeAx(root, interestingOnly, backendShell(frame))[0], nodes: items.length};
 }

@@ -47,6 +47,8 @@ export interface WalkResult {
   m: number;
   /** The walker ids of those nodes, in order. */
   mi: number[];
+  /** How many elements and text nodes the walk visited (the engine's size estimate). */
+  n: number;
 }
 
 /** The global the walker lives under (in our isolated world). */
@@ -322,6 +324,7 @@ export function installWalker(rulesFactory: () => unknown): void {
     out: N[],
   ): void => {
     const data = text.data;
+    visited++;
     if (!data || !parent || modal !== undefined) return;
     const style = parent.style;
     if (style.visibility !== 'visible') return;
@@ -369,6 +372,7 @@ export function installWalker(rulesFactory: () => unknown): void {
   /** Visits one element; returns its computed display ('none' when it takes no part). */
   const visitElement = (el: Element, out: N[], known?: CSSStyleDeclaration): string => {
     if (modal !== undefined && !modalPath.has(el)) return 'none';
+    visited++;
     const style = known ?? getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return 'none';
@@ -512,12 +516,15 @@ export function installWalker(rulesFactory: () => unknown): void {
       if (known.has(id)) stillThere.add(id);
     }
     known = stillThere;
-    const result = JSON.parse(json) as {m?: number; mi?: number[]};
+    const result = JSON.parse(json) as {m?: number; mi?: number[]; n?: number};
+    result.n = visited;
     result.m = pending.length;
     result.mi = unmapped.map(node => ids.get(node)!);
     return [JSON.stringify(result), ...pending, ...unmapped];
   };
+  let visited = 0;
   const walkJson = (): string => {
+    visited = 0;
     pending = [];
     printed = [];
     scopes = new Map();
