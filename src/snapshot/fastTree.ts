@@ -13,7 +13,12 @@ import {installWalker, WALKER, type WalkNode, type WalkResult} from './walker.js
 
 /** Bound of the in-page walk of one document. */
 const WALK_TIMEOUT_MS = 30_000;
-const OBJECT_GROUP = 'cdp-mcp-snapshot';
+/**
+ * Remote objects of one frame's walk live in their own object group: frames
+ * in one process share a session, and releasing one frame's group must not
+ * release the objects another frame's walk is still using.
+ */
+let nextObjectGroup = 1;
 const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()})`;
 /** Rounds of "Chrome has no node for this element, ask about its children" (inline wrappers nest a few deep). */
 const MAX_EXPAND_ROUNDS = 16;
@@ -94,12 +99,13 @@ interface Answer {
 async function evaluateWithNodes(
   frame: FramePlace,
   contextId: number,
+  objectGroup: string,
   expression: string,
 ): Promise<{json: string; objectIds: Array<string | undefined>} | undefined> {
   const e0 = performance.now();
   const response = await frame.session.send(
     'Runtime.evaluate',
-    {expression, contextId, objectGroup: OBJECT_GROUP},
+    {expression, contextId, objectGroup},
     WALK_TIMEOUT_MS,
   );
   T.evaluate = performance.now() - e0;
@@ -133,6 +139,7 @@ async function evaluateWithNodes(
 async function walk(
   frame: FramePlace,
   ctx: FastContext,
+  objectGroup: string,
 ): Promise<{result: WalkResult; objectIds: Array<string | undefined>; contextId: number}> {
   const confirm = ctx.printed.confirm(frame.key);
   const args = confirm
@@ -141,8 +148,8 @@ async function walk(
   const run = async (contextId: number) => {
     const w0 = performance.now();
     const done =
-      (await evaluateWithNodes(frame, contextId, `${WALKER} ? ${WALKER}.walk(${args}) : null`)) ??
-      (await evaluateWithNodes(frame, contextId, `${WALKER_SOURCE}; ${WALKER}.walk([])`));
+      (await evaluateWithNodes(frame, contextId, objectGroup, `${WALKER} ? ${WALKER}.walk(${args}) : null`)) ??
+      (await evaluateWithNodes(frame, contextId, objectGroup, `${WALKER_SOURCE}; ${WALKER}.walk([])`));
     if (!done) {
       throw new Error('Could not read the page content: the snapshot walker did not answer');
     }
@@ -195,6 +202,7 @@ const gone = (error: unknown) => {
 async function answerAll(
   frame: FrameTarget,
   contextId: number,
+  objectGroup: string,
   first: WalkNode[],
   firstIds: Array<string | undefined>,
 ): Promise<Answer[]> {
@@ -235,7 +243,12 @@ async function answerAll(
     if (empty.length === 0 || round >= MAX_EXPAND_ROUNDS) {
       break;
     }
-    const expanded = await evaluateWithNodes(frame, contextId, `${WALKER}.expand(${JSON.stringify(empty.map(n => n.x))})`);
+    const expanded = await evaluateWithNodes(
+      frame,
+      contextId,
+      objectGroup,
+      `${WALKER}.expand(${JSON.stringify(empty.map(n => n.x))})`,
+    );
     if (!expanded) {
       break;
     }
@@ -285,21 +298,22 @@ export async function fastTreeSnapshot(
   let result: WalkResult;
   let backendIds: Map<number, number>;
   let frame: FrameTarget;
+  const objectGroup = `cdp-mcp-snapshot-${nextObjectGroup++}`;
   try {
-    const placed = await ctx.frames.target(place, walk(place, ctx));
+    const placed = await ctx.frames.target(place, walk(place, ctx, objectGroup));
     frame = placed.frame;
     const walked = placed.result;
     result = walked.result;
     T.walk = performance.now() - t0;
     const [answered, learnt] = await Promise.all([
-      answerAll(frame, walked.contextId, placeholderNodes(result.root), walked.objectIds),
+      answerAll(frame, walked.contextId, objectGroup, placeholderNodes(result.root), walked.objectIds),
       printedBackendIds(frame, result, walked.objectIds),
     ]);
     answers = answered;
     backendIds = ctx.printed.update(frame.key, result.token, printedIds(result.root), learnt);
     T.answers = performance.now() - t0 - T.walk;
   } finally {
-    void place.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
+    void place.session.trySend('Runtime.releaseObjectGroup', {objectGroup});
   }
   // Chrome's subtrees may hold frames of their own.
   const subtreeItems = answers.flatMap(a => (a?.subtree && a.item ? allItems(a.item) : []));

@@ -78,7 +78,14 @@ export class SnapshotFrames {
         return undefined;
       }
       const session = this.page.frames.oopif(frameId)?.session ?? parent.session;
-      return (await this.#loaders(session)).has(frameId) ? {session, frameId, key: frameKey(session, frameId)} : undefined;
+      if (!(await this.#loaders(session)).has(frameId)) {
+        // The frame appeared after this snapshot read the frame tree: read it again.
+        this.#trees.delete(session);
+        if (!(await this.#loaders(session)).has(frameId)) {
+          return undefined;
+        }
+      }
+      return {session, frameId, key: frameKey(session, frameId)};
     } catch (error) {
       debug('content frame lookup failed', errorMessage(error));
       return undefined;

@@ -193,7 +193,16 @@ export function installWalker(rulesFactory: () => unknown): void {
   };
   const inSet = (set: Set<Element> | 'all', el: Element) => set === 'all' || set.has(el);
   /** 0: no ::before/::after, 1: only empty ones (content: ""), 2: generated text or images. */
+  let pseudoKinds = new Map<Element, number>();
   const pseudoKind = (el: Element): number => {
+    let kind = pseudoKinds.get(el);
+    if (kind === undefined) {
+      kind = computePseudoKind(el);
+      pseudoKinds.set(el, kind);
+    }
+    return kind;
+  };
+  const computePseudoKind = (el: Element): number => {
     const scope = scopeOf(el.getRootNode() as Document | ShadowRoot);
     const own = el.shadowRoot ? scopeOf(el.shadowRoot).pseudo === 'all' : false;
     if (!inSet(scope.pseudo, el) && !own && !(partPseudo && el.hasAttribute('part'))) return 0;
@@ -242,7 +251,9 @@ export function installWalker(rulesFactory: () => unknown): void {
   };
 
   /** Facts about an element the text rules of its children need (computed once per parent). */
-  type Parent = {el: Element; style: CSSStyleDeclaration; pseudo: number; plain: boolean; display: string};
+  /** Facts about an element its text children need, read only when a text child asks (most elements hold none). */
+  type Parent = {el: Element; style: CSSStyleDeclaration; display: string; plainText?: boolean};
+  const plainOf = (parent: Parent): boolean => (parent.plainText ??= textPlain(parent.style));
 
   /**
    * How a child takes part in its parent's line layout, as far as white space
@@ -314,7 +325,7 @@ export function installWalker(rulesFactory: () => unknown): void {
    * layout (undefined: ask Chrome).
    */
   const edgeRemoved = (parent: Parent, side: number): boolean =>
-    side === BLOCK || (side === -1 && parent.pseudo === 0 && rules.blockContainer(parent.display));
+    side === BLOCK || (side === -1 && rules.blockContainer(parent.display) && pseudoKind(parent.el) === 0);
 
   const visitText = (
     text: Text,
@@ -328,7 +339,7 @@ export function installWalker(rulesFactory: () => unknown): void {
     if (!data || !parent || modal !== undefined) return;
     const style = parent.style;
     if (style.visibility !== 'visible') return;
-    if (!parent.plain || rules.unsafeText(data)) {
+    if (!plainOf(parent) || rules.unsafeText(data)) {
       hold(text, 'l', out);
       return;
     }
@@ -362,12 +373,11 @@ export function installWalker(rulesFactory: () => unknown): void {
     parent.style.listStylePosition === 'outside' ||
     parent.style.listStyleImage === 'none';
 
-  const textPlain = (style: CSSStyleDeclaration): boolean =>
-    style.textTransform === 'none' &&
-    style.whiteSpaceCollapse === 'collapse' &&
-    (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'disc' &&
-    (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'circle' &&
-    (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity !== 'square';
+  const textPlain = (style: CSSStyleDeclaration): boolean => {
+    if (style.textTransform !== 'none' || style.whiteSpaceCollapse !== 'collapse') return false;
+    const security = (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity;
+    return security === undefined || security === 'none';
+  };
 
   /** Visits one element; returns its computed display ('none' when it takes no part). */
   const visitElement = (el: Element, out: N[], known?: CSSStyleDeclaration): string => {
@@ -376,7 +386,10 @@ export function installWalker(rulesFactory: () => unknown): void {
     const style = known ?? getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return 'none';
-    if ((el.getAttribute('aria-hidden') ?? '').toLowerCase() === 'true' || el.hasAttribute('inert')) {
+    if (
+      el.attributes.length > 0 &&
+      ((el.getAttribute('aria-hidden') ?? '').toLowerCase() === 'true' || el.hasAttribute('inert'))
+    ) {
       return display;
     }
     const tag = el.localName;
@@ -410,10 +423,8 @@ export function installWalker(rulesFactory: () => unknown): void {
     return display;
   };
 
-  const parentFacts = (el: Element, style: CSSStyleDeclaration, display: string): Parent => {
-    const pseudo = pseudoKind(el);
-    return {el, style, pseudo, display, plain: textPlain(style) && !firstLineTransforms(el, style)};
-  };
+  const parentFacts = (el: Element, style: CSSStyleDeclaration, display: string): Parent => ({el, style, display});
+
 
   /** What the walk does with an element: see rules.ts for why each answer is Chrome's. */
   const classify = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
@@ -439,7 +450,7 @@ export function installWalker(rulesFactory: () => unknown): void {
     if (style.contentVisibility !== 'visible') return 'q';
     const pseudo = pseudoKind(el);
     if (pseudo === 2) return 'q';
-    if (firstLineTransforms(el, style) && !textPlain(style)) return 'q';
+    if (firstLineTransforms(el, style)) return 'q';
     const overflow = style.overflowX + style.overflowY;
     if (overflow !== 'visiblevisible' && overflow !== 'clipclip' && overflow !== 'visibleclip' && overflow !== 'clipvisible') {
       needsChrome = true;
@@ -473,8 +484,10 @@ export function installWalker(rulesFactory: () => unknown): void {
   };
 
   const printSimple = (el: Element, tag: string, kind: string, out: N[]) => {
-    const text = [...el.childNodes].find(c => c.nodeType === 3) as Text;
-    const name = text.data.replace(WS_RUN, ' ').trim();
+    let text = el.firstChild;
+    while (text && text.nodeType !== 3) text = text.nextSibling;
+    if (!text) return;
+    const name = (text as Text).data.replace(WS_RUN, ' ').trim();
     const i = idOf(el);
     // A title is the description unless it says what the name says (Chrome collapses its white space).
     const title = (el.getAttribute('title') ?? '').replace(/[ \t\n]+/g, ' ').trim();
@@ -525,6 +538,7 @@ export function installWalker(rulesFactory: () => unknown): void {
   let visited = 0;
   const walkJson = (): string => {
     visited = 0;
+    pseudoKinds = new Map();
     pending = [];
     printed = [];
     scopes = new Map();
