@@ -9,8 +9,8 @@ import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {captureTree, SnapshotEnv} from './engine.js';
 import {formatSnapshot} from './format.js';
-import {type UidAssignment, UidRegistry} from './uids.js';
 import type {SnapNode} from './types.js';
+import {type UidAssignment, UidRegistry} from './uids.js';
 
 function isStaleContext(error: unknown): boolean {
   return /context|Target closed|target has closed|No node|Could not find node|detached/i.test(errorMessage(error));

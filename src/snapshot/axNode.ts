@@ -33,7 +33,16 @@ const CONTROL_ROLES = new Set([
   'tree',
   'treeitem',
 ]);
-const LANDMARK_ROLES = new Set(['banner', 'complementary', 'contentinfo', 'form', 'main', 'navigation', 'region', 'search']);
+const LANDMARK_ROLES = new Set([
+  'banner',
+  'complementary',
+  'contentinfo',
+  'form',
+  'main',
+  'navigation',
+  'region',
+  'search',
+]);
 /** Roles whose children are presentational: the filter never looks below them. */
 export const LEAF_ROLES = new Set([
   'doc-cover',
@@ -98,7 +107,7 @@ export class AxItem {
     this.ignored = payload.ignored;
     for (const property of payload.properties ?? []) {
       const value = property.value.value as unknown;
-      switch (property.name) {
+      switch (property.name as string) {
         case 'editable':
           this.editable = true;
           this.richlyEditable = value === 'richtext';
@@ -113,13 +122,13 @@ export class AxItem {
           this.busy = Boolean(value);
           break;
         case 'live':
-          this.live = String(value);
+          this.live = typeof value === 'string' ? value : undefined;
           break;
         case 'modal':
           this.modal = Boolean(value);
           break;
         case 'roledescription':
-          this.roledescription = value ? String(value) : undefined;
+          this.roledescription = typeof value === 'string' && value ? value : undefined;
           break;
         case 'errormessage':
           this.hasErrormessage = true;

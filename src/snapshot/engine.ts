@@ -54,15 +54,16 @@ function forced(): Path | undefined {
 
 /** A DOM count for a frame never snapshotted before (one cheap evaluation in its main world). */
 async function probeSize(page: Page, place: FramePlace): Promise<number> {
-  const contextId = place.session === page.session && place.frameId === page.mainFrameId
-    ? undefined
-    : page.frames.contextOf(place.session, place.frameId);
+  const contextId =
+    place.session === page.session && place.frameId === page.mainFrameId
+      ? undefined
+      : page.frames.contextOf(place.session, place.frameId);
   const response = await place.session.trySend('Runtime.evaluate', {
     expression: "document.getElementsByTagName('*').length",
     returnByValue: true,
     ...(contextId !== undefined ? {contextId} : {}),
   });
-  const elements = response?.result.value;
+  const elements: unknown = response?.result.value;
   // About two AX nodes per element (its text and line boxes).
   return typeof elements === 'number' ? elements * 2 : 0;
 }

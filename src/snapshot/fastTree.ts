@@ -10,6 +10,8 @@ import {backendKey} from './keys.js';
 import {walkerRules} from './rules.js';
 import type {FrameTarget, SnapNode} from './types.js';
 import {installWalker, WALKER, type WalkNode, type WalkResult} from './walker.js';
+import {walkerStyles} from './walkerStyles.js';
+import {walkerText} from './walkerText.js';
 
 /** Bound of the in-page walk of one document. */
 const WALK_TIMEOUT_MS = 30_000;
@@ -19,7 +21,7 @@ const WALK_TIMEOUT_MS = 30_000;
  * release the objects another frame's walk is still using.
  */
 let nextObjectGroup = 1;
-const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()})`;
+const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()}, ${walkerStyles.toString()}, ${walkerText.toString()})`;
 /** Rounds of "Chrome has no node for this element, ask about its children" (inline wrappers nest a few deep). */
 const MAX_EXPAND_ROUNDS = 16;
 
@@ -103,11 +105,7 @@ async function evaluateWithNodes(
   expression: string,
 ): Promise<{json: string; objectIds: Array<string | undefined>} | undefined> {
   const e0 = performance.now();
-  const response = await frame.session.send(
-    'Runtime.evaluate',
-    {expression, contextId, objectGroup},
-    WALK_TIMEOUT_MS,
-  );
+  const response = await frame.session.send('Runtime.evaluate', {expression, contextId, objectGroup}, WALK_TIMEOUT_MS);
   T.evaluate = performance.now() - e0;
   if (response.exceptionDetails) {
     throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
@@ -325,7 +323,9 @@ export async function fastTreeSnapshot(
       const key = `${n.k}:${a?.item?.role ?? '-'}${a?.subtree ? '+' : ''}`;
       kinds[key] = (kinds[key] ?? 0) + 1;
     }
-    process.stderr.write(`TIMING frame ${(performance.now() - t0).toFixed(1)} ms, ${result.count} placeholders ${JSON.stringify(T)} ${JSON.stringify(kinds)}\n`);
+    process.stderr.write(
+      `TIMING frame ${(performance.now() - t0).toFixed(1)} ms, ${result.count} placeholders ${JSON.stringify(T)} ${JSON.stringify(kinds)}\n`,
+    );
   }
   return {root: stitch(frame, result, answers, backendIds), nodes: result.n};
 }

@@ -54,7 +54,11 @@ export interface WalkResult {
 /** The global the walker lives under (in our isolated world). */
 export const WALKER = "globalThis[Symbol.for('cdp-mcp.walker')]";
 
-export function installWalker(rulesFactory: () => unknown): void {
+export function installWalker(
+  rulesFactory: () => unknown,
+  stylesFactory: () => unknown,
+  textFactory: (rules: unknown, pseudoKind: unknown, flatChildren: unknown) => unknown,
+): void {
   const KEY = Symbol.for('cdp-mcp.walker');
   const g = globalThis as unknown as Record<symbol, unknown>;
   if (g[KEY]) {
@@ -63,16 +67,16 @@ export function installWalker(rulesFactory: () => unknown): void {
   type R = {
     containerTags: Set<string>;
     landmarkTags: Set<string>;
-    safeAttr(name: string): boolean;
-    cAttr(name: string): boolean;
-    safeRoleTokens(value: string): boolean;
-    linkAttr(name: string): boolean;
-    buttonAttr(name: string): boolean;
-    headingAttr(name: string): boolean;
-    unsafeText(data: string): boolean;
-    blockContainer(display: string): boolean;
-    noWhitespaceChildren(display: string): boolean;
-    blockLevel(display: string): boolean;
+    safeAttr: (name: string) => boolean;
+    cAttr: (name: string) => boolean;
+    safeRoleTokens: (value: string) => boolean;
+    linkAttr: (name: string) => boolean;
+    buttonAttr: (name: string) => boolean;
+    headingAttr: (name: string) => boolean;
+    unsafeText: (data: string) => boolean;
+    blockContainer: (display: string) => boolean;
+    noWhitespaceChildren: (display: string) => boolean;
+    blockLevel: (display: string) => boolean;
   };
   const rules = rulesFactory() as R;
   type N = {
@@ -92,8 +96,6 @@ export function installWalker(rulesFactory: () => unknown): void {
   const HTML = 'http://www.w3.org/1999/xhtml';
   const WS_ONLY = /^[ \t\n]*$/;
   const WS_RUN = /[ \t\n]+/g;
-  const PSEUDO = /::?(before|after)(?![\w-])/i;
-  const FIRST = /::?first-(letter|line)(?![\w-])/i;
 
   const idOf = (node: Node): number => {
     let id = ids.get(node);
@@ -110,119 +112,13 @@ export function installWalker(rulesFactory: () => unknown): void {
     return n;
   };
 
-  // ------------------------------------------------------------ style rules
-  /** Elements a pseudo-element or first-letter/line rule may apply to, per tree scope ('all' when unknown). */
-  type Scope = {pseudo: Set<Element> | 'all'; first: Set<Element> | 'all'};
-  let scopes = new Map<Document | ShadowRoot, Scope>();
-  let partPseudo = false;
-
-  const splitSelectors = (text: string): string[] => {
-    const out: string[] = [];
-    let depth = 0;
-    let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i];
-      if (ch === '(' || ch === '[') depth++;
-      else if (ch === ')' || ch === ']') depth--;
-      else if (ch === ',' && depth === 0) {
-        out.push(text.slice(start, i));
-        start = i + 1;
-      }
-    }
-    out.push(text.slice(start));
-    return out;
+  const styles = stylesFactory() as {
+    reset(): void;
+    pseudoKind(el: Element): number;
+    firstLineTransforms(el: Element, style: CSSStyleDeclaration): boolean;
   };
-  const collect = (root: Document | ShadowRoot, selector: string, re: RegExp, into: Set<Element>): boolean => {
-    for (const one of splitSelectors(selector)) {
-      if (!re.test(one)) continue;
-      if (/:host|::slotted|::part|&|:scope/i.test(one)) {
-        if (/::part/i.test(one)) partPseudo = true;
-        return false;
-      }
-      const stripped = one.replace(new RegExp(re.source, 'gi'), '').trim() || '*';
-      try {
-        for (const el of root.querySelectorAll(stripped)) into.add(el);
-      } catch {
-        return false;
-      }
-    }
-    return true;
-  };
-  const scopeOf = (root: Document | ShadowRoot): Scope => {
-    let scope = scopes.get(root);
-    if (scope) return scope;
-    const pseudo = new Set<Element>();
-    const first = new Set<Element>();
-    let pseudoAll = false;
-    let firstAll = false;
-    const visitRules = (list: CSSRuleList) => {
-      for (const rule of list) {
-        if (pseudoAll && firstAll) return;
-        if (rule instanceof CSSStyleRule) {
-          const text = rule.selectorText;
-          if (!pseudoAll && PSEUDO.test(text) && !collect(root, text, PSEUDO, pseudo)) pseudoAll = true;
-          if (!firstAll && FIRST.test(text) && !collect(root, text, FIRST, first)) firstAll = true;
-          if (rule.cssRules.length > 0) {
-            // Nested rules: their selectors are relative; do not try to resolve them.
-            const nested = [...rule.cssRules].some(r => r instanceof CSSStyleRule && /::?(before|after|first-)/i.test(r.selectorText));
-            if (nested) pseudoAll = firstAll = true;
-          }
-        } else if (rule instanceof CSSImportRule) {
-          try {
-            if (rule.styleSheet) visitRules(rule.styleSheet.cssRules);
-          } catch {
-            pseudoAll = firstAll = true;
-          }
-        } else if ('cssRules' in rule) {
-          visitRules((rule as CSSGroupingRule).cssRules);
-        }
-      }
-    };
-    const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets ?? [])];
-    for (const sheet of sheets) {
-      try {
-        visitRules(sheet.cssRules);
-      } catch {
-        // Cross-origin sheet: its rules cannot be read, so any element may have generated content.
-        pseudoAll = firstAll = true;
-      }
-    }
-    scope = {pseudo: pseudoAll ? 'all' : pseudo, first: firstAll ? 'all' : first};
-    scopes.set(root, scope);
-    return scope;
-  };
-  const inSet = (set: Set<Element> | 'all', el: Element) => set === 'all' || set.has(el);
-  /** 0: no ::before/::after, 1: only empty ones (content: ""), 2: generated text or images. */
-  let pseudoKinds = new Map<Element, number>();
-  const pseudoKind = (el: Element): number => {
-    let kind = pseudoKinds.get(el);
-    if (kind === undefined) {
-      kind = computePseudoKind(el);
-      pseudoKinds.set(el, kind);
-    }
-    return kind;
-  };
-  const computePseudoKind = (el: Element): number => {
-    const scope = scopeOf(el.getRootNode() as Document | ShadowRoot);
-    const own = el.shadowRoot ? scopeOf(el.shadowRoot).pseudo === 'all' : false;
-    if (!inSet(scope.pseudo, el) && !own && !(partPseudo && el.hasAttribute('part'))) return 0;
-    let kind = 0;
-    for (const which of ['::before', '::after']) {
-      const content = getComputedStyle(el, which).content;
-      if (content === 'none' || content === 'normal') continue;
-      kind = Math.max(kind, content === '""' ? 1 : 2);
-    }
-    return kind;
-  };
-  /** A ::first-letter or ::first-line rule changes the text's case: only Chrome knows the result. */
-  const firstLineTransforms = (el: Element, style: CSSStyleDeclaration): boolean => {
-    const scope = scopeOf(el.getRootNode() as Document | ShadowRoot);
-    if (!inSet(scope.first, el)) return false;
-    return (
-      getComputedStyle(el, '::first-letter').textTransform !== style.textTransform ||
-      getComputedStyle(el, '::first-line').textTransform !== style.textTransform
-    );
-  };
+  const pseudoKind = (el: Element) => styles.pseudoKind(el);
+  const firstLineTransforms = (el: Element, style: CSSStyleDeclaration) => styles.firstLineTransforms(el, style);
 
   // ------------------------------------------------------------ the walk
   let owned = new Set<Element>();
@@ -234,7 +130,9 @@ export function installWalker(rulesFactory: () => unknown): void {
     for (const owner of root.querySelectorAll('[aria-owns]')) {
       for (const id of (owner.getAttribute('aria-owns') ?? '').split(/\s+/)) {
         const el = id ? root.getElementById(id) : null;
-        if (el) owned.add(el);
+        if (el) {
+          owned.add(el);
+        }
       }
     }
   };
@@ -250,142 +148,48 @@ export function installWalker(rulesFactory: () => unknown): void {
     return node.childNodes;
   };
 
-  /** Facts about an element the text rules of its children need (computed once per parent). */
   /** Facts about an element its text children need, read only when a text child asks (most elements hold none). */
   type Parent = {el: Element; style: CSSStyleDeclaration; display: string; plainText?: boolean};
-  const plainOf = (parent: Parent): boolean => (parent.plainText ??= textPlain(parent.style));
-
-  /**
-   * How a child takes part in its parent's line layout, as far as white space
-   * next to it is concerned: SKIP (no box: comments, display none, empty text),
-   * BLOCK (an in-flow block-level box: lines end before it and start after
-   * it), INLINE (inline content), UNKNOWN (out-of-flow boxes, display:
-   * contents, white-space-only text: what is around them decides).
-   */
-  const SKIP = 0;
-  const BLOCK = 1;
-  const INLINE = 2;
-  const UNKNOWN = 3;
-  const styleOf = (el: Element, styles: Map<Node, CSSStyleDeclaration>): CSSStyleDeclaration => {
-    let style = styles.get(el);
-    if (!style) {
-      style = getComputedStyle(el);
-      styles.set(el, style);
-    }
-    return style;
+  const text = textFactory(rules, pseudoKind, flatChildren) as {
+    textPlain(style: CSSStyleDeclaration): boolean;
+    neighbours(kids: ArrayLike<Node>, styles: Map<Node, CSSStyleDeclaration>): (i: number, step: number) => number;
+    answer(data: string, parent: Parent, neighbour: (step: number) => number): string | null | undefined;
   };
-  /** The flow of a child seen from one side (step -1: its last box, +1: its first): display: contents is transparent. */
-  const flowOf = (kid: Node, styles: Map<Node, CSSStyleDeclaration>, step: number, depth = 0): number => {
-    if (kid.nodeType === 3) {
-      const data = (kid as Text).data;
-      return !data ? SKIP : WS_ONLY.test(data) ? UNKNOWN : INLINE;
-    }
-    if (kid.nodeType !== 1) return SKIP;
-    const style = styleOf(kid as Element, styles);
-    const display = style.display;
-    if (display === 'none') return SKIP;
-    if (display === 'contents') {
-      if (depth > 8 || pseudoKind(kid as Element) !== 0) return UNKNOWN;
-      const inner = flatChildren(kid);
-      for (let j = step > 0 ? 0 : inner.length - 1; j >= 0 && j < inner.length; j += step) {
-        const f = flowOf(inner[j]!, styles, step, depth + 1);
-        if (f !== SKIP) return f;
-      }
-      return SKIP;
-    }
-    if (style.float !== 'none' || style.position === 'absolute' || style.position === 'fixed') return UNKNOWN;
-    return rules.blockLevel(display) ? BLOCK : INLINE;
-  };
+  const textPlain = (style: CSSStyleDeclaration) => text.textPlain(style);
 
   const visitChildren = (node: Node, parent: Parent | undefined, out: N[]) => {
     const kids = flatChildren(node);
     const styles = new Map<Node, CSSStyleDeclaration>();
-    /** The flow of the nearest sibling with a box before (-1) or after (+1) child i; -1 when there is none. */
-    const neighbour = (i: number, step: number): number => {
-      for (let j = i + step; j >= 0 && j < kids.length; j += step) {
-        const f = flowOf(kids[j]!, styles, step);
-        if (f !== SKIP) return f;
-      }
-      return -1;
-    };
+    const neighbour = text.neighbours(kids, styles);
     for (let i = 0; i < kids.length; i++) {
       const kid = kids[i]!;
       if (kid.nodeType === 3) {
-        visitText(kid as Text, parent, i, neighbour, out);
+        visited++;
+        if (parent && modal === undefined) {
+          const name = text.answer((kid as Text).data, parent, step => neighbour(i, step));
+          if (name === null) {
+            hold(kid, 'l', out);
+          } else if (name !== undefined) {
+            out.push(print(kid, {k: 't', i: idOf(kid), n: name}));
+          }
+        }
       } else if (kid.nodeType === 1) {
         visitElement(kid as Element, out, styles.get(kid));
       }
     }
   };
 
-  /**
-   * Where a text node's white space at one end lands: at a line start or end
-   * (removed) only next to a block-level box or at the edge of a block
-   * container that has no generated content; anything else depends on
-   * layout (undefined: ask Chrome).
-   */
-  const edgeRemoved = (parent: Parent, side: number): boolean =>
-    side === BLOCK || (side === -1 && rules.blockContainer(parent.display) && pseudoKind(parent.el) === 0);
-
-  const visitText = (
-    text: Text,
-    parent: Parent | undefined,
-    index: number,
-    neighbour: (i: number, step: number) => number,
-    out: N[],
-  ): void => {
-    const data = text.data;
-    visited++;
-    if (!data || !parent || modal !== undefined) return;
-    const style = parent.style;
-    if (style.visibility !== 'visible') return;
-    if (!plainOf(parent) || rules.unsafeText(data)) {
-      hold(text, 'l', out);
-      return;
-    }
-    const before = /^[ \t\n]/.test(data);
-    const after = /[ \t\n]$/.test(data);
-    if (!before && !after) {
-      out.push(print(text, {k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ')}));
-      return;
-    }
-    const prev = neighbour(index, -1);
-    const next = neighbour(index, 1);
-    if (WS_ONLY.test(data)) {
-      // White space with no box (CSS) or collapsed at a line's start or end: Chrome shows nothing for it.
-      if (rules.noWhitespaceChildren(parent.display) || edgeRemoved(parent, prev) || edgeRemoved(parent, next)) {
-        return;
-      }
-      hold(text, 'l', out);
-      return;
-    }
-    const startRemoved = !before || (edgeRemoved(parent, prev) && listMarkerOutside(parent));
-    const endRemoved = !after || edgeRemoved(parent, next);
-    if (startRemoved && endRemoved) {
-      out.push(print(text, {k: 't', i: idOf(text), n: data.replace(WS_RUN, ' ').trim()}));
-    } else {
-      hold(text, 'l', out);
-    }
-  };
-  /** An inside list marker that is an image keeps the space after it: leave those to Chrome. */
-  const listMarkerOutside = (parent: Parent): boolean =>
-    parent.display !== 'list-item' ||
-    parent.style.listStylePosition === 'outside' ||
-    parent.style.listStyleImage === 'none';
-
-  const textPlain = (style: CSSStyleDeclaration): boolean => {
-    if (style.textTransform !== 'none' || style.whiteSpaceCollapse !== 'collapse') return false;
-    const security = (style as unknown as {webkitTextSecurity?: string}).webkitTextSecurity;
-    return security === undefined || security === 'none';
-  };
-
   /** Visits one element; returns its computed display ('none' when it takes no part). */
   const visitElement = (el: Element, out: N[], known?: CSSStyleDeclaration): string => {
-    if (modal !== undefined && !modalPath.has(el)) return 'none';
+    if (modal !== undefined && !modalPath.has(el)) {
+      return 'none';
+    }
     visited++;
     const style = known ?? getComputedStyle(el);
     const display = style.display;
-    if (display === 'none') return 'none';
+    if (display === 'none') {
+      return 'none';
+    }
     if (
       el.attributes.length > 0 &&
       ((el.getAttribute('aria-hidden') ?? '').toLowerCase() === 'true' || el.hasAttribute('inert'))
@@ -425,21 +229,28 @@ export function installWalker(rulesFactory: () => unknown): void {
 
   const parentFacts = (el: Element, style: CSSStyleDeclaration, display: string): Parent => ({el, style, display});
 
-
   /** What the walk does with an element: see rules.ts for why each answer is Chrome's. */
   const classify = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
     const simple = tag === 'a' || tag === 'button' || /^h[1-6]$/.test(tag);
     if (simple) {
       return simpleKind(el, tag, style, display);
     }
-    if (tag === 'br' || tag === 'wbr') return 'l';
-    if (!rules.containerTags.has(tag)) return 'q';
+    if (tag === 'br' || tag === 'wbr') {
+      return 'l';
+    }
+    if (!rules.containerTags.has(tag)) {
+      return 'q';
+    }
     let needsChrome = rules.landmarkTags.has(tag);
     for (const attr of el.attributes) {
       const name = attr.name;
-      if (rules.safeAttr(name)) continue;
+      if (rules.safeAttr(name)) {
+        continue;
+      }
       if (name === 'role') {
-        if (!rules.safeRoleTokens(attr.value)) return 'q';
+        if (!rules.safeRoleTokens(attr.value)) {
+          return 'q';
+        }
         needsChrome = true;
       } else if (rules.cAttr(name)) {
         needsChrome = true;
@@ -447,46 +258,85 @@ export function installWalker(rulesFactory: () => unknown): void {
         return 'q';
       }
     }
-    if (style.contentVisibility !== 'visible') return 'q';
+    if (style.contentVisibility !== 'visible') {
+      return 'q';
+    }
     const pseudo = pseudoKind(el);
-    if (pseudo === 2) return 'q';
-    if (firstLineTransforms(el, style)) return 'q';
+    if (pseudo === 2) {
+      return 'q';
+    }
+    if (firstLineTransforms(el, style)) {
+      return 'q';
+    }
     const overflow = style.overflowX + style.overflowY;
-    if (overflow !== 'visiblevisible' && overflow !== 'clipclip' && overflow !== 'visibleclip' && overflow !== 'clipvisible') {
+    if (
+      overflow !== 'visiblevisible' &&
+      overflow !== 'clipclip' &&
+      overflow !== 'visibleclip' &&
+      overflow !== 'clipvisible'
+    ) {
       needsChrome = true;
     }
-    if (focusChain.has(el)) needsChrome = true;
+    if (focusChain.has(el)) {
+      needsChrome = true;
+    }
     return needsChrome ? 'c' : 'collapse';
   };
 
   /** A link, button or heading whose whole content is one plain text node; anything else is Chrome's. */
   const simpleKind = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
-    if (focusChain.has(el) || el.shadowRoot) return 'q';
+    if (focusChain.has(el) || el.shadowRoot) {
+      return 'q';
+    }
     const allowed = tag === 'a' ? rules.linkAttr : tag === 'button' ? rules.buttonAttr : rules.headingAttr;
     for (const attr of el.attributes) {
-      if (!allowed(attr.name)) return 'q';
+      if (!allowed(attr.name)) {
+        return 'q';
+      }
     }
-    if (tag === 'a' && !el.hasAttribute('href')) return 'q';
-    if (tag === 'button' && (el as HTMLButtonElement).matches(':disabled')) return 'q';
-    if (display === 'contents' || style.contentVisibility !== 'visible') return 'q';
+    if (tag === 'a' && !el.hasAttribute('href')) {
+      return 'q';
+    }
+    if (tag === 'button' && (el as HTMLButtonElement).matches(':disabled')) {
+      return 'q';
+    }
+    if (display === 'contents' || style.contentVisibility !== 'visible') {
+      return 'q';
+    }
     let text: Text | undefined;
     for (let c = el.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 8) continue;
-      if (c.nodeType !== 3 || text) return 'q';
+      if (c.nodeType === 8) {
+        continue;
+      }
+      if (c.nodeType !== 3 || text) {
+        return 'q';
+      }
       text = c as Text;
     }
-    if (!text || WS_ONLY.test(text.data) || rules.unsafeText(text.data)) return 'q';
+    if (!text || WS_ONLY.test(text.data) || rules.unsafeText(text.data)) {
+      return 'q';
+    }
     const title = el.getAttribute('title');
-    if (title !== null && rules.unsafeText(title)) return 'q';
-    if (!textPlain(style) || pseudoKind(el) !== 0 || firstLineTransforms(el, style)) return 'q';
-    if (style.visibility !== 'visible') return 'skip';
+    if (title !== null && rules.unsafeText(title)) {
+      return 'q';
+    }
+    if (!textPlain(style) || pseudoKind(el) !== 0 || firstLineTransforms(el, style)) {
+      return 'q';
+    }
+    if (style.visibility !== 'visible') {
+      return 'skip';
+    }
     return tag;
   };
 
   const printSimple = (el: Element, tag: string, kind: string, out: N[]) => {
     let text = el.firstChild;
-    while (text && text.nodeType !== 3) text = text.nextSibling;
-    if (!text) return;
+    while (text && text.nodeType !== 3) {
+      text = text.nextSibling;
+    }
+    if (!text) {
+      return;
+    }
     const name = (text as Text).data.replace(WS_RUN, ' ').trim();
     const i = idOf(el);
     // A title is the description unless it says what the name says (Chrome collapses its white space).
@@ -520,13 +370,17 @@ export function installWalker(rulesFactory: () => unknown): void {
    * `confirmed`: ids whose backendNodeId the server learnt after the last walk.
    */
   const walk = (confirmed: number[]): unknown[] => {
-    for (const id of confirmed) known.add(id);
+    for (const id of confirmed) {
+      known.add(id);
+    }
     const json = walkJson();
     const unmapped = printed.filter(node => !known.has(ids.get(node)!));
     const stillThere = new Set<number>();
     for (const node of printed) {
       const id = ids.get(node)!;
-      if (known.has(id)) stillThere.add(id);
+      if (known.has(id)) {
+        stillThere.add(id);
+      }
     }
     known = stillThere;
     const result = JSON.parse(json) as {m?: number; mi?: number[]; n?: number};
@@ -538,11 +392,9 @@ export function installWalker(rulesFactory: () => unknown): void {
   let visited = 0;
   const walkJson = (): string => {
     visited = 0;
-    pseudoKinds = new Map();
     pending = [];
     printed = [];
-    scopes = new Map();
-    partPseudo = false;
+    styles.reset();
     owned = new Set();
     focusChain = new Set();
     modal = undefined;
@@ -574,7 +426,7 @@ export function installWalker(rulesFactory: () => unknown): void {
       // A modal dialog makes everything outside it inert (HTML: "blocked by a modal dialog"): walk only
       // the boxes on the way to it (in the flat tree).
       modal = modals[0]!;
-      for (let n: Node | null = modal; n; ) {
+      for (let n: Node | null = modal; n;) {
         modalPath.add(n);
         const slot: HTMLSlotElement | null = n instanceof Element || n instanceof Text ? n.assignedSlot : null;
         n = slot ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : n.parentNode);
@@ -603,8 +455,11 @@ export function installWalker(rulesFactory: () => unknown): void {
         const kids = flatChildren(node);
         for (let i = 0; i < kids.length; i++) {
           const kid = kids[i]!;
-          if (kid.nodeType === 1) hold(kid, 'q', list);
-          else if (kid.nodeType === 3 && (kid as Text).data) hold(kid, 'l', list);
+          if (kid.nodeType === 1) {
+            hold(kid, 'q', list);
+          } else if (kid.nodeType === 3 && (kid as Text).data) {
+            hold(kid, 'l', list);
+          }
         }
       }
       lists.push(list);
