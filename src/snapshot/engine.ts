@@ -1,9 +1,10 @@
 import type {Page} from '../browser/Page.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {type FastContext, fastTreeSnapshot, PrintedNodeIds} from './fastTree.js';
+import {type FastContext, fastTreeSnapshot} from './fastTree.js';
 import {type FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {fullTreeSnapshot} from './fullTree.js';
+import {PrintedNodeIds} from './printedIds.js';
 import type {SnapNode} from './types.js';
 
 /**
@@ -90,7 +91,6 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
     frames,
     worlds: env.worlds,
     printed: env.printed,
-    visited,
     frameSnapshot: (place, depth) => frameSnapshot(place, depth),
   };
   const frameSnapshot = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
