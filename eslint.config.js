@@ -130,6 +130,9 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: {globals: {process: 'readonly', console: 'readonly', URL: 'readonly'}},
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: {process: 'readonly', console: 'readonly', URL: 'readonly'},
+    },
   },
 );

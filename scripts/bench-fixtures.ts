@@ -8,6 +8,7 @@ import type {AddressInfo} from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import {PERFORMANCE_ROUTES} from '../src/testing/devtoolsFixtures.js';
 import {buttonsPage} from '../src/testing/fixtures.js';
 
 export {buttonsPage};
@@ -132,6 +133,14 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       '/buttons': () => buttonsPage(n(100)),
       '/activity': () => activityPage(n(10)),
     };
+    const devtoolsRoute = PERFORMANCE_ROUTES[u.pathname];
+    if (devtoolsRoute) {
+      setTimeout(() => {
+        res.writeHead(200, {'content-type': 'text/html', ...devtoolsRoute.headers});
+        res.end(devtoolsRoute.body ?? '');
+      }, devtoolsRoute.delayMs ?? 0);
+      return;
+    }
     const body = pages[u.pathname]?.();
     if (body === undefined) {
       res.writeHead(404, {'content-type': 'text/plain'}).end('not found');

@@ -174,6 +174,46 @@ async function ping(s: Session): Promise<CallResult> {
   }
 }
 
+const DEVTOOLS = 'DevTools depth (ms, median; the shop page: render-blocking CSS served after 300 ms, LCP image)';
+
+/** An unmeasured reload trace, so that performance_analyze_insight has one to read. */
+const recordTrace: Step = async s => failed('performance_start_trace', await s.call('performance_start_trace', {}));
+
+const DEVTOOLS_SCENARIOS: Scenario[] = [
+  {
+    id: 'performance_start_trace (reload + autoStop, whole call)',
+    section: DEVTOOLS,
+    tool: 'performance_start_trace',
+    page: '/shop',
+    args: () => ({reload: true, autoStop: true}),
+    check: expectText(
+      /## insight set id: NAVIGATION_0\n[\s\S]*insight name: LCPBreakdown[\s\S]*insight name: RenderBlocking/,
+    ),
+    facts: r => ({insights: countLines(r.text, /^ {2}- insight name: /)}),
+    warmup: 1,
+    maxIterations: 5,
+  },
+  {
+    id: 'performance_analyze_insight (LCPBreakdown of the last trace)',
+    section: DEVTOOLS,
+    tool: 'performance_analyze_insight',
+    needs: ['performance_start_trace'],
+    page: '/shop',
+    setup: recordTrace,
+    args: () => ({insightSetId: 'NAVIGATION_0', insightName: 'LCPBreakdown'}),
+    check: expectText(/^## Insight Title: LCP breakdown/),
+  },
+  {
+    id: 'get_css_styles (h1.hero: 4 rules, one inherited)',
+    section: DEVTOOLS,
+    tool: 'get_css_styles',
+    page: '/shop',
+    targets: [/heading "Big sale"/],
+    args: c => ({uid: c.uids[0]}),
+    check: expectText(/^Showing 1-4 of 4 \(Page 1 of 1\)\.\nStyles for h1\.hero/),
+  },
+];
+
 export const SCENARIOS: Scenario[] = [
   {
     id: 'MCP ping round trip (transport floor, not a tool)',
@@ -410,4 +450,5 @@ export const SCENARIOS: Scenario[] = [
   snapN(1000),
   snapN(5000, 7),
   ...activity(500, SCALE, ' (500)'),
+  ...DEVTOOLS_SCENARIOS,
 ];

@@ -564,10 +564,16 @@ async function main(): Promise<number> {
     }
   }
   if (o.only !== 'ours') {
+    // Its DevTools-based tools (traces, get_css_styles) need ES2024 built-ins
+    // that Node 20 lacks; a Node 20 user must preload core-js as here.
+    const coreJs = path.join(ROOT, 'node_modules/core-js/actual/index.js');
+    notes.push(
+      'theirs runs with core-js preloaded (NODE_OPTIONS=--require core-js), which its DevTools tools need on Node 20',
+    );
     specs.push({
       side: 'theirs',
       command: process.execPath,
-      env: SERVER_ENV,
+      env: {...SERVER_ENV, NODE_OPTIONS: `--require ${coreJs}`},
       args: [
         ensureTheirs(o.cdmDir),
         ...chromeArgs(o.chrome, o.viewport),

@@ -119,6 +119,12 @@ export class Browser {
       ]);
       return;
     }
+    const tracked = this.#pages.get(targetInfo.targetId);
+    if (tracked && tracked.auxiliaryAttaches > 0 && tracked.session.id !== sessionId) {
+      // A second session someone on our side asked for (DevTools' CSS model): not a new page.
+      tracked.auxiliaryAttaches--;
+      return;
+    }
     if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {
       // Not ours to drive: let it run and let go of it.
       void (async () => {

@@ -69,6 +69,11 @@ export class Page {
   crashed = false;
   closed = false;
   readonly emulation: EmulationState = {};
+  /**
+   * Extra sessions to this page being attached (DevTools' own models use one):
+   * their attach events are not new pages.
+   */
+  auxiliaryAttaches = 0;
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
   /** Console and network collectors, source maps, frame and worker sessions. */

@@ -46,8 +46,16 @@ export interface SettleResult {
   navigatedToUrl?: string;
   /** A dialog that opened during the action and is still open. */
   dialog?: OpenDialog;
-  /** The dialog we answered automatically, if any. */
-  handledDialog?: {dialog: OpenDialog; action: string};
+  /** The dialog we answered automatically, if any (the last one). */
+  handledDialog?: HandledDialog;
+  /** Every dialog we answered automatically, in order: the response must say so. */
+  handledDialogs?: HandledDialog[];
+}
+
+/** A dialog answered for the agent: `action` is accept, dismiss, or the text a prompt was accepted with. */
+export interface HandledDialog {
+  dialog: OpenDialog;
+  action: string;
 }
 
 /**
@@ -129,7 +137,8 @@ export class NavigationWatcher {
           const accept = action !== 'dismiss';
           const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
           void s.trySend('Page.handleJavaScriptDialog', {accept, ...(promptText !== undefined ? {promptText} : {})});
-          onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : 'accept');
+          // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
+          onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
         } else {
           this.dialog.resolve(dialog);
         }
@@ -178,6 +187,7 @@ export async function runAndSettle<T>(
   const result: SettleResult = {};
   const watcher = new NavigationWatcher(page, options.handleDialog, (dialog, action) => {
     result.handledDialog = {dialog, action};
+    (result.handledDialogs ??= []).push({dialog, action});
     options.onDialogHandled?.(dialog, action);
   });
   try {

@@ -217,6 +217,9 @@ export class CdpConnection {
     }
     const key = message.sessionId ? `${message.sessionId}:${message.method}` : message.method;
     this.#emit(key, message.params);
+    if (message.sessionId) {
+      this.#emit(`${message.sessionId}:*`, message);
+    }
   }
 
   #emit(key: string, params: unknown): void {
@@ -288,6 +291,11 @@ export class CdpSession {
 
   on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {
     return this.connection.subscribe(`${this.id}:${event}`, listener);
+  }
+
+  /** Every event of this session, raw (for DevTools' own models, which dispatch by method themselves). */
+  onAnyEvent(listener: (event: RawEvent) => void): () => void {
+    return this.connection.subscribe(`${this.id}:*`, listener);
   }
 
   onDetached(handler: () => void): () => void {

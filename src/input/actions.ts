@@ -2,9 +2,12 @@ import type {CdpParams} from '../../protocol/index.js';
 import {exceptionMessage} from '../browser/exceptions.js';
 import {type Page, type ResolvedElement, staleElementError} from '../browser/Page.js';
 import {cpuMultiplier} from '../browser/settle.js';
-import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import {coveringElement, locate, type Located, type Point, scrollFramesToPoint} from './hitTarget.js';
 import {type KeyDefinition, KEYS, MODIFIER_BITS} from './keys.js';
+
+export type {Point} from './hitTarget.js';
 
 /** How long an element may take to become actionable (scaled by CPU throttling, as the reference). */
 export const ACTION_TIMEOUT_MS = 5_000;
@@ -15,22 +18,24 @@ const RETRY_MS = 50;
 /** A disabled element is given this long to become enabled before we refuse it. */
 const DISABLED_GRACE_MS = 500;
 
-export interface Point {
-  x: number;
-  y: number;
-}
-
 /** Why an element cannot be acted on yet. */
-type Blocker = 'detached' | 'disabled' | 'hidden' | 'moving';
+type Blocker = 'detached' | 'moved' | 'disabled' | 'hidden' | 'moving';
 
 /**
  * Runs in the page on the element: scrolls it into view when it is outside
  * the viewport and reports whether it is ready (connected, enabled, with a
- * box that did not move across an animation frame).
+ * box that did not move across an animation frame). An element the in-page
+ * snapshot walk found (`walked`) that is now inside a closed shadow root has
+ * moved where no snapshot of ours could have seen it.
  */
-const CHECK_ELEMENT = `function(checkEnabled) {
+const CHECK_ELEMENT = `function(checkEnabled, settle, centre, walked) {
   const el = this;
   if (!el.isConnected) return 'detached';
+  if (walked) {
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+      if (root.mode === 'closed') return 'moved';
+    }
+  }
   if (checkEnabled) {
     const native = ['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP'].includes(el.nodeName);
     if ((native && el.matches(':disabled')) || el.closest('[aria-disabled="true"]')) return 'disabled';
@@ -39,13 +44,14 @@ const CHECK_ELEMENT = `function(checkEnabled) {
   const style = view.getComputedStyle(el);
   const rect = el.getBoundingClientRect();
   if (style.visibility !== 'visible' || (rect.width === 0 && rect.height === 0 && el.getClientRects().length === 0)) return 'hidden';
-  let scrolled = false;
-  if (rect.bottom <= 0 || rect.right <= 0 || rect.top >= view.innerHeight || rect.left >= view.innerWidth) {
+  let scrolled = settle;
+  if (centre || rect.bottom <= 0 || rect.right <= 0 || rect.top >= view.innerHeight || rect.left >= view.innerWidth) {
     el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
     scrolled = true;
   }
   // Without animations or a scroll, nothing but script can move the box: skip the frame wait.
-  if (!scrolled && el.ownerDocument.getAnimations().length === 0) return 'ok';
+  // 'ready': nothing moved it before we answered, so a box read at the same time is current.
+  if (!scrolled && el.ownerDocument.getAnimations().length === 0) return 'ready';
   const before = el.getBoundingClientRect();
   return new Promise(resolve => {
     let done = false;
@@ -61,6 +67,23 @@ const CHECK_ELEMENT = `function(checkEnabled) {
   });
 }`;
 
+/** Where the element is (undefined without a box); a lost frame or document is an error. */
+function locateOrLose(page: Page, element: ResolvedElement): Promise<Located | undefined> {
+  return locate(page, element).catch((error: unknown) => {
+    if (isContextLoss(error)) {
+      throw error;
+    }
+    return undefined;
+  });
+}
+
+/** CDP errors that mean the element's document or frame went away (navigated, reloaded, detached). */
+export function isContextLoss(error: unknown): boolean {
+  return /Cannot find context|context was destroyed|Execution context|No node|Could not find node|Target closed|target has closed|session.*(closed|detached)|No session|Inspected target navigated|Node is detached|frame.*gone/i.test(
+    errorMessage(error),
+  );
+}
+
 /** The generic failure text of the reference, with our reason appended. */
 export function notInteractive(uid: string, reason?: string): Error {
   return new Error(
@@ -68,73 +91,65 @@ export function notInteractive(uid: string, reason?: string): Error {
   );
 }
 
-/** Offset of a frame session's viewport inside the top-level page (0,0 for the page itself). */
-export async function frameOffset(page: Page, session: CdpSession): Promise<Point> {
-  let x = 0;
-  let y = 0;
-  let current = session;
-  for (let depth = 0; current !== page.session && depth < 10; depth++) {
-    const entry = page.frames.bySession(current);
-    if (!entry) {
-      break;
-    }
-    const {backendNodeId} = await entry.parent.send('DOM.getFrameOwner', {frameId: current.targetId});
-    const {model} = await entry.parent.send('DOM.getBoxModel', {backendNodeId});
-    x += model.content[0] ?? 0;
-    y += model.content[1] ?? 0;
-    current = entry.parent;
-  }
-  return {x, y};
-}
-
-/** Centre of the element's first visible content quad, in top-level page coordinates. */
-async function clickablePoint(page: Page, element: ResolvedElement): Promise<Point | undefined> {
-  const [{quads}, offset] = await Promise.all([
-    element.session.send('DOM.getContentQuads', {objectId: element.objectId}),
-    element.session === page.session ? Promise.resolve({x: 0, y: 0}) : frameOffset(page, element.session),
-  ]);
-  for (const quad of quads) {
-    const xs = [quad[0], quad[2], quad[4], quad[6]] as number[];
-    const ys = [quad[1], quad[3], quad[5], quad[7]] as number[];
-    // Shoelace area: skip degenerate quads.
-    let area = 0;
-    for (let i = 0; i < 4; i++) {
-      const j = (i + 1) % 4;
-      area += (xs[i] as number) * (ys[j] as number) - (xs[j] as number) * (ys[i] as number);
-    }
-    if (Math.abs(area) / 2 > 1) {
-      return {
-        x: xs.reduce((a, b) => a + b, 0) / 4 + offset.x,
-        y: ys.reduce((a, b) => a + b, 0) / 4 + offset.y,
-      };
-    }
-  }
-  return undefined;
-}
-
 /**
  * Waits (bounded) until the element can be acted on and returns the point to
- * act at: scrolled into view, stable for an animation frame, and (when
- * `checkEnabled`) not disabled. Disabled elements are refused quickly with a
- * message that says so.
+ * act at, in top-level page coordinates: scrolled into view in its own frame
+ * and in every frame up to the page (out-of-process iframes included), stable
+ * for an animation frame, and (when `checkEnabled`) not disabled. With
+ * `hitTest` (pointer actions; fill focuses by script and skips it), Chrome's hit test at the point must find the element at every
+ * level before we dispatch; else we scroll it to the centre once and then
+ * report the element on top. Disabled elements are refused quickly.
  */
 export async function actionPoint(
   page: Page,
   element: ResolvedElement,
   uid: string,
   checkEnabled: boolean,
+  options: {hitTest?: boolean} = {},
+): Promise<Point> {
+  try {
+    return await waitForActionPoint(page, element, uid, checkEnabled, options);
+  } catch (error) {
+    // The frame navigated or was removed while we waited: the element is gone, never act at its old place.
+    throw isContextLoss(error) ? staleElementError(uid, error) : error;
+  }
+}
+
+async function waitForActionPoint(
+  page: Page,
+  element: ResolvedElement,
+  uid: string,
+  checkEnabled: boolean,
+  {hitTest = true}: {hitTest?: boolean},
 ): Promise<Point> {
   const started = Date.now();
   const deadline = started + ACTION_TIMEOUT_MS * cpuMultiplier(page);
-  let blocker: Blocker | 'no box' | 'ok';
+  let blocker: Blocker | 'no box' | 'out of view' | 'covered' | 'ok';
+  let coveredBy = '';
+  /** After we scrolled, the next check waits a frame for the box to settle. */
+  let settle = false;
+  let centre = false;
+  let scrolls = 0;
+  let centredForCover = false;
   for (;;) {
     const check = element.session.send('Runtime.callFunctionOn', {
       objectId: element.objectId,
       functionDeclaration: CHECK_ELEMENT,
-      arguments: [{value: checkEnabled}],
+      // Elements of the in-page walk come without a backend node id (AX-tree ones have one).
+      arguments: [
+        {value: checkEnabled},
+        {value: settle},
+        {value: centre},
+        {value: element.backendNodeId === undefined},
+      ],
       awaitPromise: true,
       returnByValue: true,
     });
+    // Where it is, asked at the same time: valid when the check finds that nothing moved it.
+    const speculative = settle || centre ? undefined : locateOrLose(page, element);
+    speculative?.catch(() => undefined);
+    settle = false;
+    centre = false;
     // A page that does not paint (hidden tab) never runs the frame callback.
     const answer = await withTimeout(check, FRAME_WAIT_MS, 'no frame').catch(error => {
       if (error instanceof TimeoutError) {
@@ -143,16 +158,55 @@ export async function actionPoint(
       }
       throw error;
     });
-    blocker = !answer ? 'moving' : answer.exceptionDetails ? 'detached' : (answer.result.value as Blocker | 'ok');
+    const verdict = !answer
+      ? 'moving'
+      : answer.exceptionDetails
+        ? 'detached'
+        : (answer.result.value as Blocker | 'ok' | 'ready');
+    blocker = verdict === 'ready' ? 'ok' : verdict;
+    let retryNow = false;
     if (blocker === 'ok') {
-      const point = await clickablePoint(page, element).catch(() => undefined);
-      if (point) {
-        return point;
+      const located = await (verdict === 'ready' && speculative ? speculative : locateOrLose(page, element));
+      if (!located) {
+        blocker = 'no box';
+      } else if (!located.inView) {
+        // Outside the viewport of its frame or of a frame above it (an iframe below the fold):
+        // Chrome scrolls every scroller on the way up, across processes; our own frame walk is the fallback.
+        blocker = 'out of view';
+        if (scrolls++ % 2 === 0) {
+          await element.session.trySend('DOM.scrollIntoViewIfNeeded', {objectId: element.objectId});
+        } else {
+          await scrollFramesToPoint(located);
+        }
+        settle = true;
+        retryNow = scrolls <= 2;
+      } else if (!hitTest) {
+        return located.point;
+      } else {
+        const covered = await coveringElement(element, located).catch((error: unknown) => {
+          debug('hit test failed', errorMessage(error));
+          return undefined;
+        });
+        if (covered === undefined) {
+          return located.point;
+        }
+        blocker = 'covered';
+        coveredBy = covered;
+        if (!centredForCover) {
+          // A sticky header or a banner may cover it where it is: try it in the middle of its frame once.
+          centredForCover = true;
+          centre = true;
+          retryNow = true;
+        }
       }
-      blocker = 'no box';
     }
     if (blocker === 'detached') {
       throw staleElementError(uid);
+    }
+    if (blocker === 'moved') {
+      throw new Error(
+        `Element with uid ${uid} moved into a closed shadow root after the snapshot, so it is not the element the snapshot showed. Take a new snapshot to get current uids.`,
+      );
     }
     if (blocker === 'disabled' && Date.now() - started >= DISABLED_GRACE_MS) {
       throw new Error(
@@ -160,9 +214,23 @@ export async function actionPoint(
       );
     }
     if (Date.now() + RETRY_MS > deadline) {
-      throw notInteractive(uid, blocker === 'moving' ? 'it kept moving' : 'it is not visible');
+      if (blocker === 'covered') {
+        throw new Error(
+          `Element with uid ${uid} is covered by another element, ${coveredBy}, which would get the click instead. Close or dismiss what is on top (a dialog, menu, overlay or banner), or scroll, then take a new snapshot.`,
+        );
+      }
+      throw notInteractive(
+        uid,
+        blocker === 'moving'
+          ? 'it kept moving'
+          : blocker === 'out of view'
+            ? 'it stays outside the visible area even after scrolling'
+            : 'it is not visible',
+      );
     }
-    await sleep(RETRY_MS);
+    if (!retryNow) {
+      await sleep(RETRY_MS);
+    }
   }
 }
 

@@ -86,7 +86,7 @@ export async function fillElement(page: Page, uid: string, value: string): Promi
   const element: ResolvedElement = await elements.resolve(uid);
   const info = await callOn<{kind: 'toggle' | 'select' | 'other'; state?: boolean | 'mixed'}>(element, INSPECT);
   if (info.kind === 'select' || (node.role === 'combobox' && node.options.length > 0)) {
-    await actionPoint(page, element, uid, true);
+    await actionPoint(page, element, uid, true, {hitTest: false});
     const byText = node.options.some(option => option.name === value);
     const selected = info.kind === 'select' ? await callOn<boolean>(element, SELECT_OPTION, [value, byText]) : false;
     if (!selected) {
@@ -109,7 +109,7 @@ export async function fillElement(page: Page, uid: string, value: string): Promi
     }
     return;
   }
-  await actionPoint(page, element, uid, true);
+  await actionPoint(page, element, uid, true, {hitTest: false});
   const plan = await callOn<{mode: 'refuse' | 'done' | 'type'; text?: string}>(element, PREPARE_TEXT, [
     value,
     TYPE_LIMIT,

@@ -34,7 +34,7 @@ export async function dragAndDrop(
       buttons: 1,
       clickCount: 1,
     });
-    let end: Point = await actionPoint(page, to, toUid, false);
+    let end: Point = await actionPoint(page, to, toUid, false, {hitTest: false});
     // A few steps so that pages see movement (and Chrome passes its drag threshold).
     for (let i = 1; i <= 3; i++) {
       await s.send('Input.dispatchMouseEvent', {
@@ -47,7 +47,7 @@ export async function dragAndDrop(
     }
     const data = await withTimeout(intercepted.promise, DRAG_START_MS, 'no drag').catch(() => undefined);
     if (data) {
-      end = await actionPoint(page, to, toUid, false);
+      end = await actionPoint(page, to, toUid, false, {hitTest: false});
       const dragData = data as {items: Array<{mimeType: string; data: string}>; dragOperationsMask: number};
       for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
         await s.send('Input.dispatchDragEvent', {type, x: end.x, y: end.y, data: dragData});
@@ -62,7 +62,7 @@ export async function dragAndDrop(
       });
     } else {
       await sleep(50);
-      end = await actionPoint(page, to, toUid, false);
+      end = await actionPoint(page, to, toUid, false, {hitTest: false});
       await s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: end.x, y: end.y, button: 'left', buttons: 1});
       await s.send('Input.dispatchMouseEvent', {
         type: 'mouseReleased',

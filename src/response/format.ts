@@ -71,6 +71,27 @@ export function formatDialog(dialog: DialogView): string[] {
   return ['# Open dialog', detail, 'Call handle_dialog to handle it before continuing.'];
 }
 
+const DIALOG_ARTICLES: Record<string, string> = {alert: 'an', confirm: 'a', prompt: 'a', beforeunload: 'a'};
+
+/**
+ * The line saying which dialog was answered for the agent during a call, and
+ * how. beforeunload is worded as the reference's navigate_page words it; the
+ * reference says nothing for the others (evaluate_script's dialogAction), so
+ * an agent could not know that its alert was shown and accepted.
+ */
+export function formatHandledDialog(dialog: DialogView, action: string): string {
+  const done = action === 'dismiss' ? 'Dismissed' : 'Accepted';
+  const kind = `${DIALOG_ARTICLES[dialog.type] ?? 'a'} ${dialog.type} dialog`;
+  if (dialog.type === 'beforeunload') {
+    return `${done} ${kind}.`;
+  }
+  const answer =
+    dialog.type === 'prompt' && action !== 'accept' && action !== 'dismiss'
+      ? `, answering ${JSON.stringify(action)}`
+      : '';
+  return `${done} ${kind} with the message ${JSON.stringify(dialog.message)}${answer}.`;
+}
+
 /** Pagination as the reference prints it (also used by console/network lists). */
 export interface PaginationResult<T> {
   items: T[];

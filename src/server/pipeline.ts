@@ -7,7 +7,7 @@ import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/context.js';
-import {BrowserHandle, PageHandle} from '../tools/handles.js';
+import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -112,7 +112,7 @@ export class Pipeline {
       return fail(`${errorMessage(error)}${cause}`);
     }
     const handles = new BrowserHandle(browser, config, files);
-    const context: ToolContext = {browser: handles, config, files, progress};
+    const context: ToolContext = {browser: handles, config, files, progress, tracing: tracingHandle(browser, files)};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

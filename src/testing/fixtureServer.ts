@@ -1,5 +1,44 @@
+import {createReadStream} from 'node:fs';
+import {realpath, stat} from 'node:fs/promises';
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
+import {extname, join, sep} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+/** The repository's node_modules (this file is build/src/testing/fixtureServer.js). */
+export const NODE_MODULES = fileURLToPath(new URL('../../../node_modules/', import.meta.url));
+
+/** Content types of the files real apps ship (anything else is served as bytes). */
+const MIME_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.cjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.eot': 'application/vnd.ms-fontobject',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+  '.yaml': 'text/yaml; charset=utf-8',
+  '.yml': 'text/yaml; charset=utf-8',
+};
+
+export function mimeType(path: string): string {
+  return MIME_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
 
@@ -18,6 +57,8 @@ export interface Route {
 export class FixtureServer {
   readonly #server: Server;
   readonly #routes = new Map<string, Route | RouteHandler>();
+  /** URL prefix → directory served under it (longest prefix wins). */
+  readonly #mounts: Array<{prefix: string; dir: string}> = [];
   readonly requests: Array<{method: string; url: string; headers: IncomingMessage['headers']; body: string}> = [];
   #port = 0;
 
@@ -25,6 +66,8 @@ export class FixtureServer {
     this.#server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // No Date header: pages that show response headers (API consoles) look the same on every run.
+      res.sendDate = false;
       req.on('end', () => {
         const body = Buffer.concat(chunks);
         this.requests.push({
@@ -42,6 +85,9 @@ export class FixtureServer {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const route = this.#routes.get(path);
     try {
+      if (!route && (await this.#serveFile(path, req, res))) {
+        return;
+      }
       if (!route) {
         res.writeHead(404, {'content-type': 'text/plain'}).end('not found');
       } else if (typeof route === 'function') {
@@ -60,6 +106,55 @@ export class FixtureServer {
     }
   }
 
+  /** Answers from a mounted directory; false when no mount has the file. */
+  async #serveFile(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const mount = this.#mounts.find(m => path.startsWith(m.prefix));
+    if (!mount) {
+      return false;
+    }
+    let relative: string;
+    try {
+      relative = decodeURIComponent(path.slice(mount.prefix.length));
+    } catch {
+      return false;
+    }
+    let file: string;
+    try {
+      // Resolved with symlinks followed, then kept inside the mount: no `..` or link escapes.
+      file = await realpath(join(mount.dir, relative));
+      if (!file.startsWith(mount.dir + sep) || !(await stat(file)).isFile()) {
+        return false;
+      }
+    } catch {
+      return false;
+    }
+    res.writeHead(200, {'content-type': mimeType(file), 'cache-control': 'no-cache'});
+    if (req.method === 'HEAD') {
+      res.end();
+      return true;
+    }
+    await new Promise<void>((resolve, reject) => {
+      createReadStream(file).on('error', reject).on('end', resolve).pipe(res);
+    });
+    return true;
+  }
+
+  /**
+   * Serves the files of `dir` under the URL prefix `prefix` (e.g. '/node_modules/'),
+   * with the content type of their extension. Explicit routes win over files.
+   */
+  async mount(prefix: string, dir: string): Promise<this> {
+    const root = await realpath(dir);
+    this.#mounts.push({prefix: prefix.endsWith('/') ? prefix : `${prefix}/`, dir: root});
+    this.#mounts.sort((a, b) => b.prefix.length - a.prefix.length);
+    return this;
+  }
+
+  /** Serves the repository's node_modules under /node_modules/ (real apps from their npm packages). */
+  serveNodeModules(): Promise<this> {
+    return this.mount('/node_modules/', NODE_MODULES);
+  }
+
   async start(): Promise<this> {
     await new Promise<void>(resolve => this.#server.listen(0, '127.0.0.1', resolve));
     this.#port = (this.#server.address() as AddressInfo).port;
@@ -73,6 +168,15 @@ export class FixtureServer {
   /** Absolute URL of a path on this server. */
   url(path = '/'): string {
     return `http://127.0.0.1:${this.#port}${path}`;
+  }
+
+  /**
+   * The same path under another loopback host name (`localhost` instead of
+   * `127.0.0.1`): another site for Chrome, so a frame loaded from it is a
+   * cross-site, out-of-process iframe.
+   */
+  crossSiteUrl(path = '/'): string {
+    return `http://localhost:${this.#port}${path}`;
   }
 
   route(path: string, route: Route | RouteHandler): this {

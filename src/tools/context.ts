@@ -17,6 +17,7 @@ import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
 import type {Config} from '../cli/options.js';
+import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ProgressReporter} from '../util/progress.js';
 
 /** File access for tools: every path goes through the sandbox (MCP roots, the temp dir). */
@@ -36,6 +37,17 @@ export interface ToolContext {
   readonly files: ToolFiles;
   /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
   readonly progress: ProgressReporter;
+  /** Performance traces: one at a time for the whole server. */
+  readonly tracing: ToolTracing;
+}
+
+/** The server's performance trace (started on a page with ToolPage.startTrace). */
+export interface ToolTracing {
+  readonly running: boolean;
+  /** Resolves once the traced page is done loading (bounded), for an auto-stopped trace. */
+  waitForPageDone(progress: ProgressReporter): Promise<void>;
+  /** Stops, saves (when a path is given), parses and keeps the trace; the server can trace again after. */
+  stop(filePath: string | undefined, progress: ProgressReporter): Promise<StopResult>;
 }
 
 /** The browser as page-less tools use it. */
@@ -70,6 +82,12 @@ export interface ToolPage {
   emulate(state: EmulationState): Promise<void>;
   /** Sets the size of the page's content area (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
+  /** Starts the server's performance trace on this page (optionally of a fresh reload). */
+  startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
+  /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
+  analyzeInsight(insightSetId: string, insightName: string): string | undefined;
+  /** get_css_styles' text: pagination lines, then one page of the element's cascade. */
+  cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]>;
 
   readonly input: ToolInput;
   readonly console: ToolConsole;

@@ -22,6 +22,9 @@ import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.j
 import {waitForText} from '../browser/waitForText.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
+import {cssStylesText} from '../devtools/css/styles.js';
+import {formatInsight} from '../devtools/trace/analysis.js';
+import {deviceScopeOf, type StopResult, tracerFor} from '../devtools/trace/PerformanceTracer.js';
 import {
   clickElement,
   clickPoint,
@@ -32,7 +35,8 @@ import {
   typeIntoFocused,
   uploadToElement,
 } from '../input/perform.js';
-import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage} from './context.js';
+import type {ProgressReporter} from '../util/progress.js';
+import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage, ToolTracing} from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
   constructor(
@@ -69,7 +73,7 @@ export class PageHandle implements ToolPage {
 
   constructor(
     readonly page: Page,
-    owner: BrowserHandle,
+    readonly owner: BrowserHandle,
   ) {
     this.input = pageInput(page);
     this.console = pageConsole(page, owner.files, owner.config);
@@ -122,6 +126,34 @@ export class PageHandle implements ToolPage {
   resize(width: number, height: number): Promise<void> {
     return resizeContent(this.#connection(), this.page.targetId, width, height);
   }
+
+  startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void> {
+    return this.#tracer().start(this.page, {...options, progress});
+  }
+
+  analyzeInsight(insightSetId: string, insightName: string): string | undefined {
+    const trace = this.#tracer().lastTrace;
+    return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(this.page));
+  }
+
+  cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]> {
+    return cssStylesText(this.page, uid, pageSize, pageIdx);
+  }
+
+  readonly #tracer = () => tracerFor(this.#browser());
+  readonly #browser: () => Browser = () => this.owner.browser;
+}
+
+/** The server's performance trace, over the browser's tracer. */
+export function tracingHandle(browser: Browser, files: ToolFiles): ToolTracing {
+  const tracer = () => tracerFor(browser);
+  return {
+    get running() {
+      return tracer().running;
+    },
+    waitForPageDone: progress => tracer().waitForPageDone(progress),
+    stop: (filePath, progress): Promise<StopResult> => tracer().stop({filePath, files, progress}),
+  };
 }
 
 function pageInput(page: Page): ToolInput {

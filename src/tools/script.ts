@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
+import {formatHandledDialog} from '../response/format.js';
 import {definePageTool} from './defineTool.js';
 
 export const evaluateScript = definePageTool({
@@ -78,13 +79,16 @@ export const evaluateScript = definePageTool({
       waitForStableDom: params.waitForStableDom ?? true,
     });
     response.attachSettle(settle);
-    if (json === undefined) {
-      return;
+    if (json !== undefined) {
+      if (params.filePath) {
+        response.line(`Script ran on page. Output saved to ${await files.save(json, params.filePath, '.json')}.`);
+      } else {
+        response.line('Script ran on page and returned:', '```json', json, '```');
+      }
     }
-    if (params.filePath) {
-      response.line(`Script ran on page. Output saved to ${await files.save(json, params.filePath, '.json')}.`);
-    } else {
-      response.line('Script ran on page and returned:', '```json', json, '```');
+    // Dialogs answered by dialogAction, during the script or while waiting for what it caused.
+    for (const {dialog, action} of settle.handledDialogs ?? []) {
+      response.line(formatHandledDialog(dialog, action));
     }
   },
 });

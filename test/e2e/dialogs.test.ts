@@ -23,15 +23,44 @@ describe('dialogs', () => {
     await mcp.call('navigate_page', {url: fixtures.url('/plain')});
     const r = await mcp.call('evaluate_script', {function: '() => { alert("hi"); return "after"; }'});
     assert.equal(r.isError, false, r.text);
-    assert.match(r.text, /```json\n"after"\n```/);
+    assert.match(r.text, /```json\n"after"\n```\nAccepted an alert dialog with the message "hi"\./);
     assert.doesNotMatch(r.text, /Open dialog/);
+  });
+
+  it('reports an alert that a timer of the script opens while the call waits for the DOM to settle', async () => {
+    await mcp.call('navigate_page', {url: fixtures.url('/plain')});
+    const r = await mcp.call('evaluate_script', {
+      function: `() => { setTimeout(() => { alert('Saved!'); document.body.append('done'); }, 30); return 'scheduled'; }`,
+    });
+    assert.equal(r.isError, false, r.text);
+    assert.match(
+      r.text,
+      /^Script ran on page and returned:\n```json\n"scheduled"\n```\nAccepted an alert dialog with the message "Saved!"\.$/m,
+    );
+    const after = await mcp.call('evaluate_script', {function: '() => document.body.innerText'});
+    assert.match(after.text, /done/, 'the timer went on after the alert was accepted');
+    assert.doesNotMatch(after.text, /Open dialog|alert dialog/, 'reported once, in the call that handled it');
+  });
+
+  it('reports every dialog a call answered, in order, with what was done', async () => {
+    const r = await mcp.call('evaluate_script', {
+      function: `() => [confirm('Delete?'), confirm('Really?')]`,
+      dialogAction: 'dismiss',
+    });
+    assert.match(
+      r.text,
+      /```json\n\[false,false\]\n```\nDismissed a confirm dialog with the message "Delete\?"\.\nDismissed a confirm dialog with the message "Really\?"\./,
+    );
   });
 
   it('answers a prompt with dialogAction text and dismisses a confirm', async () => {
     const prompt = await mcp.call('evaluate_script', {function: '() => prompt("name?")', dialogAction: 'Ada'});
-    assert.match(prompt.text, /"Ada"/);
+    assert.match(
+      prompt.text,
+      /```json\n"Ada"\n```\nAccepted a prompt dialog with the message "name\?", answering "Ada"\./,
+    );
     const confirm = await mcp.call('evaluate_script', {function: '() => confirm("sure?")', dialogAction: 'dismiss'});
-    assert.match(confirm.text, /```json\nfalse\n```/);
+    assert.match(confirm.text, /```json\nfalse\n```\nDismissed a confirm dialog with the message "sure\?"\./);
   });
 
   it('reports a dialog opened from a timer, blocks tools until handled, then handles it', async () => {
@@ -111,5 +140,13 @@ describe('dialogs', () => {
     const accepted = await mcp.call('navigate_page', {url: fixtures.url('/plain')});
     assert.match(accepted.text, /^Successfully navigated to .*\/plain\.\nAccepted a beforeunload dialog\./);
     assert.match(accepted.text, /Plain \(/);
+  });
+
+  it('reports the beforeunload dialog a history step accepted', async () => {
+    await mcp.call('navigate_page', {url: fixtures.url('/guarded')});
+    await mcp.call('evaluate_script', {function: '() => 1'});
+    const back = await mcp.call('navigate_page', {type: 'back'});
+    assert.equal(back.isError, false, back.text);
+    assert.match(back.text, /^Successfully navigated back to .*\/plain\.\nAccepted a beforeunload dialog\./);
   });
 });

@@ -1,0 +1,180 @@
+import {promisify} from 'node:util';
+import {gzip} from 'node:zlib';
+
+import type {Browser} from '../../browser/Browser.js';
+import {navigate} from '../../browser/navigation.js';
+import type {Page} from '../../browser/Page.js';
+import {errorMessage} from '../../util/async.js';
+import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
+import {loadTraceBundle} from '../vendor.js';
+import {type AnalyzedTrace, analyzeTrace, formatTraceSummary} from './analysis.js';
+import type {DeviceScope} from './bundle.js';
+import {traceCategories} from './categories.js';
+import {waitForPageDone} from './pageDone.js';
+import {TraceRecording} from './recorder.js';
+
+const gzipAsync = promisify(gzip);
+
+export interface StartOptions {
+  reload: boolean;
+  ignoreCache: boolean;
+  progress?: ProgressReporter;
+}
+
+export interface StopOptions {
+  /** Sandbox-checked path for the raw trace (.json, or gzipped when it ends in .gz). */
+  filePath?: string;
+  /** Writes through the path sandbox with the extension forced; returns the path written. */
+  files: {save(data: Uint8Array | string, path: string, ext: string): Promise<string>};
+  progress?: ProgressReporter;
+}
+
+export interface StopResult {
+  /** Lines to print before the summary (saved file, "stopped"). */
+  lines: string[];
+  /** The trace summary; absent when DevTools could not parse the trace. */
+  summary?: string;
+  /** Why the trace could not be parsed (the reference's message). */
+  parseError?: string;
+}
+
+/** The device scope DevTools filters field data by: the page's emulated form factor. */
+export function deviceScopeOf(page: Page): DeviceScope {
+  return page.emulation.viewport?.isMobile ? 'PHONE' : 'DESKTOP';
+}
+
+/**
+ * One performance trace at a time for the whole server (as the reference),
+ * and the last one recorded, which performance_analyze_insight reads.
+ */
+export class PerformanceTracer {
+  #active: {page: Page; recording: TraceRecording | undefined} | undefined;
+  #last: AnalyzedTrace | undefined;
+
+  get running(): boolean {
+    return this.#active !== undefined;
+  }
+
+  get lastTrace(): AnalyzedTrace | undefined {
+    return this.#last;
+  }
+
+  /**
+   * Starts recording on `page`. With reload, the page goes to about:blank
+   * first (a clean start), and comes back to its URL once tracing runs.
+   * On any failure tracing is ended and the server can trace again.
+   */
+  async start(page: Page, options: StartOptions): Promise<void> {
+    if (this.#active) {
+      throw new Error('A performance trace is already running.');
+    }
+    const progress = options.progress ?? NO_PROGRESS;
+    const active: {page: Page; recording: TraceRecording | undefined} = {page, recording: undefined};
+    this.#active = active;
+    const url = page.url;
+    try {
+      const categories = traceCategories();
+      const bundle = loadTraceBundle();
+      if (options.reload) {
+        progress('Opening about:blank before the reload');
+        const blank = await navigate(page, 'about:blank', {});
+        if (blank.error) {
+          throw new Error(`Could not open about:blank before the trace: ${blank.error}`);
+        }
+        // Parsing needs the bundle anyway: load it now, not while the page
+        // loads under the recorder (it would compete for the CPU).
+        await bundle;
+      } else {
+        bundle.catch(() => undefined);
+      }
+      active.recording = await TraceRecording.start(page.session, categories);
+      progress('Tracing started');
+      if (options.reload) {
+        progress(`Loading ${url}`);
+        if (options.ignoreCache) {
+          await page.session.send('Network.setCacheDisabled', {cacheDisabled: true});
+        }
+        try {
+          const loaded = await navigate(page, url, {});
+          if (loaded.error) {
+            throw new Error(`Could not reload ${url} for the trace: ${loaded.error}`);
+          }
+        } finally {
+          if (options.ignoreCache) {
+            await page.session.trySend('Network.setCacheDisabled', {cacheDisabled: false});
+          }
+        }
+      }
+    } catch (error) {
+      this.#active = undefined;
+      await active.recording?.abandon();
+      throw error;
+    }
+  }
+
+  /** Waits until the page is done loading (bounded), for an auto-stopped trace. */
+  async waitForPageDone(progress: ProgressReporter = NO_PROGRESS): Promise<void> {
+    const page = this.#active?.page;
+    if (page) {
+      progress('Waiting for the page to settle');
+      await waitForPageDone(page);
+    }
+  }
+
+  /**
+   * Stops the running trace, saves it when asked, parses it with DevTools'
+   * engine and keeps it for performance_analyze_insight. The server can trace
+   * again afterwards whatever happens.
+   */
+  async stop(options: StopOptions): Promise<StopResult> {
+    const active = this.#active;
+    const recording = active?.recording;
+    if (!active || !recording) {
+      throw new Error('No performance trace is running.');
+    }
+    const progress = options.progress ?? NO_PROGRESS;
+    const lines: string[] = [];
+    try {
+      progress('Stopping the trace');
+      const data = await recording.stop();
+      progress(`Read the trace (${(data.length / 1024 / 1024).toFixed(1)} MB)`);
+      if (options.filePath) {
+        const gzipped = options.filePath.endsWith('.gz');
+        const saved = await options.files.save(
+          gzipped ? await gzipAsync(data) : data,
+          options.filePath,
+          gzipped ? '.gz' : '.json',
+        );
+        lines.push(`The raw trace data was saved to ${saved}.`);
+      }
+      progress('Analyzing the trace');
+      const page = active.page;
+      let trace: AnalyzedTrace;
+      try {
+        trace = await analyzeTrace(data, {
+          cpuThrottling: page.emulation.cpuThrottlingRate ?? 1,
+          networkThrottling: page.emulation.networkConditions,
+        });
+      } catch (error) {
+        return {lines: [...lines, 'The performance trace has been stopped.'], parseError: errorMessage(error)};
+      }
+      lines.push('The performance trace has been stopped.');
+      this.#last = trace;
+      return {lines, summary: formatTraceSummary(trace, deviceScopeOf(page))};
+    } finally {
+      this.#active = undefined;
+    }
+  }
+}
+
+const tracers = new WeakMap<Browser, PerformanceTracer>();
+
+/** The tracer of a browser connection (a reconnect starts afresh, as page ids do). */
+export function tracerFor(browser: Browser): PerformanceTracer {
+  let tracer = tracers.get(browser);
+  if (!tracer) {
+    tracer = new PerformanceTracer();
+    tracers.set(browser, tracer);
+  }
+  return tracer;
+}

@@ -1,0 +1,95 @@
+import {existsSync} from 'node:fs';
+
+import {errorMessage} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import type {CssBundle, HeapBundle, TraceBundle} from './bundleTypes.js';
+
+/**
+ * The DevTools bundles built by scripts/build-vendor.mjs (build/vendor/). They
+ * are megabytes of code, so each is imported on first use, never at server
+ * start, and the Node 20 polyfills are installed before any of them runs.
+ * This file sits in build/src/devtools/, the bundles in build/vendor/.
+ */
+const VENDOR_DIR = new URL('../../vendor/', import.meta.url);
+
+/** File names in build/vendor/ (see scripts/vendor/*.mjs). */
+export const VENDOR_FILES = {
+  polyfills: 'polyfills.mjs',
+  trace: 'devtools-trace.mjs',
+  css: 'devtools-css.mjs',
+  heap: 'devtools-heap.mjs',
+  heapWorker: 'devtools-heap-worker.mjs',
+  traceCategories: 'trace-categories.json',
+} as const;
+
+export type VendorFile = keyof typeof VENDOR_FILES;
+
+/** How long each bundle took to import (for diagnostics and the bench). */
+export const loadTimesMs = new Map<VendorFile, number>();
+
+const loading = new Map<VendorFile, Promise<unknown>>();
+
+export function vendorUrl(file: VendorFile): URL {
+  return new URL(VENDOR_FILES[file], VENDOR_DIR);
+}
+
+function importOnce<T>(file: VendorFile, after?: () => Promise<unknown>): Promise<T> {
+  let promise = loading.get(file);
+  if (!promise) {
+    const url = vendorUrl(file);
+    promise = (async () => {
+      await after?.();
+      if (!existsSync(url)) {
+        throw new Error(
+          `The DevTools bundle ${VENDOR_FILES[file]} is missing from ${VENDOR_DIR.pathname}. Run "npm run build" to build it.`,
+        );
+      }
+      const started = performance.now();
+      try {
+        const module: unknown = await import(url.href);
+        loadTimesMs.set(file, performance.now() - started);
+        debug(`loaded ${VENDOR_FILES[file]} in ${Math.round(performance.now() - started)} ms`);
+        return module;
+      } catch (error) {
+        throw new Error(`Could not load the DevTools bundle ${VENDOR_FILES[file]}: ${errorMessage(error)}`, {
+          cause: error,
+        });
+      }
+    })();
+    // A failed load may be retried after a rebuild.
+    promise.catch(() => loading.delete(file));
+    loading.set(file, promise);
+  }
+  return promise as Promise<T>;
+}
+
+/** Installs the ES2024/2025 built-ins DevTools code needs (no-op on Node 22+). */
+export function loadPolyfills(): Promise<void> {
+  return importOnce<unknown>('polyfills').then(() => undefined);
+}
+
+async function loadDevTools<T extends {setUpDevTools(): void}>(file: VendorFile): Promise<T> {
+  const bundle = await importOnce<T>(file, loadPolyfills);
+  bundle.setUpDevTools();
+  return bundle;
+}
+
+/** The trace engine and the performance formatters. */
+export function loadTraceBundle(): Promise<TraceBundle> {
+  return loadDevTools<TraceBundle>('trace');
+}
+
+/** DevTools' SDK target with the DOM and CSS models. */
+export function loadCssBundle(): Promise<CssBundle> {
+  return loadDevTools<CssBundle>('css');
+}
+
+/** DevTools' HeapSnapshotModel (the main-thread proxy of the heap-snapshot worker). */
+export function loadHeapBundle(): Promise<HeapBundle> {
+  return loadDevTools<HeapBundle>('heap');
+}
+
+/** Entry of the heap-snapshot worker, for worker_threads (it loads its own polyfills). */
+export function heapWorkerUrl(): URL {
+  return vendorUrl('heapWorker');
+}

@@ -1,0 +1,35 @@
+import type {CorpusPage} from './types.js';
+
+/** Ace: a code editor drawn in divs, typed into through a hidden textarea. */
+export const ace: CorpusPage = {
+  id: 'ace',
+  title: 'Ace code editor',
+  packages: [{name: 'ace-builds', version: '1.45.2', license: 'BSD-3-Clause'}],
+  constructs: ['code editor with a hidden textarea', 'gutter', 'canvas-free text layer'],
+  html: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ace</title>
+<script src="/node_modules/ace-builds/src-min-noconflict/ace.js"></script>
+<style>#editor { width: 700px; height: 240px; }</style></head><body>
+<h1>config.py</h1>
+<div id="editor">DEBUG = False</div>
+<script>
+ace.config.set('basePath', '/node_modules/ace-builds/src-min-noconflict');
+window.editor = ace.edit('editor', {mode: 'ace/mode/python', useWorker: false});
+</script></body></html>`,
+  ready: `!!window.editor && !!document.querySelector('.ace_text-input')`,
+  steps: [
+    {label: 'click into the code', tool: 'click', target: /textbox/},
+    {label: 'go to the end', tool: 'press_key', key: 'Control+End'},
+    {label: 'new line', tool: 'press_key', key: 'Enter'},
+    {
+      label: 'type a setting',
+      tool: 'type_text',
+      text: 'PORT = 8080',
+      until: `editor.getValue().includes('PORT = 8080')`,
+    },
+  ],
+  task: {
+    description: 'Add the line "PORT = 8080" to the config',
+    check: `() => editor.getValue()`,
+    expect: 'DEBUG = False\nPORT = 8080',
+  },
+};

@@ -1,0 +1,64 @@
+/**
+ * One comparison point of a corpus page: both servers' snapshots, verbose
+ * then non-verbose, normalised and diffed as the oracle library does (uid
+ * placeholders kept across the page's comparisons, so uid stability is
+ * compared too). The non-verbose one is taken last: it is each server's
+ * latest snapshot, whose uids the next interaction uses, so no extra
+ * snapshot is needed per step.
+ */
+import type {TestServer} from '../mcpClient.js';
+import {diffLines, type OraclePair, snapshotSection, UidNormalizer} from '../oracle.js';
+import {snapshot} from './runner.js';
+
+export interface ModeComparison {
+  ours: string;
+  theirs: string;
+  diff: string[];
+}
+
+export interface ComparisonPoint {
+  verbose: ModeComparison;
+  nonVerbose: ModeComparison;
+  /** The non-verbose take_snapshot texts with their real uids, for the next interaction. */
+  oursText: string;
+  theirsText: string;
+  /** Milliseconds each server's non-verbose take_snapshot took. */
+  oursMs: number;
+  theirsMs: number;
+}
+
+async function timed(server: TestServer, verbose: boolean): Promise<{text: string; ms: number}> {
+  const started = performance.now();
+  const text = await snapshot(server, verbose);
+  return {text, ms: performance.now() - started};
+}
+
+export class CorpusComparison {
+  readonly #ours = new UidNormalizer();
+  /** The reference shares one uid among AX nodes without a DOM node (see the oracle library). */
+  readonly #theirs = new UidNormalizer(true);
+
+  constructor(readonly pair: OraclePair) {}
+
+  async #mode(
+    verbose: boolean,
+  ): Promise<{cmp: ModeComparison; ours: {text: string; ms: number}; theirs: {text: string; ms: number}}> {
+    const [ours, theirs] = await Promise.all([timed(this.pair.ours, verbose), timed(this.pair.theirs, verbose)]);
+    const o = this.#ours.normalize(snapshotSection(ours.text));
+    const t = this.#theirs.normalize(snapshotSection(theirs.text));
+    return {cmp: {ours: o, theirs: t, diff: diffLines(o, t)}, ours, theirs};
+  }
+
+  async compare(): Promise<ComparisonPoint> {
+    const verbose = await this.#mode(true);
+    const nonVerbose = await this.#mode(false);
+    return {
+      verbose: verbose.cmp,
+      nonVerbose: nonVerbose.cmp,
+      oursText: nonVerbose.ours.text,
+      theirsText: nonVerbose.theirs.text,
+      oursMs: nonVerbose.ours.ms,
+      theirsMs: nonVerbose.theirs.ms,
+    };
+  }
+}

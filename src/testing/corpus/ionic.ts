@@ -1,0 +1,65 @@
+import type {CorpusPage} from './types.js';
+
+/** Ionic (Stencil components, Material mode): accordions, toggles, inputs, uppercase buttons. */
+export const ionic: CorpusPage = {
+  id: 'ionic',
+  title: 'Ionic app shell',
+  packages: [{name: '@ionic/core', version: '8.8.19', license: 'MIT'}],
+  constructs: [
+    'Stencil web components with shadow roots',
+    'accordion disclosure',
+    'toggle (switch) and input inside shadow roots',
+    'text-transform: uppercase on buttons (md mode)',
+    'scrolling ion-content',
+  ],
+  html: () => `<!doctype html><html lang="en" mode="md"><head><meta charset="utf-8"><title>Ionic</title>
+<link rel="stylesheet" href="/node_modules/@ionic/core/css/ionic.bundle.css">
+<script type="module" src="/node_modules/@ionic/core/dist/ionic/ionic.esm.js"></script></head><body>
+<ion-app>
+  <ion-header><ion-toolbar><ion-title>Settings</ion-title></ion-toolbar></ion-header>
+  <ion-content class="ion-padding">
+    <ion-list>
+      <ion-item><ion-input label="Nickname" value="ada"></ion-input></ion-item>
+      <ion-item><ion-toggle id="wifi">Wi-Fi</ion-toggle></ion-item>
+    </ion-list>
+    <ion-accordion-group>
+      <ion-accordion value="about">
+        <ion-item slot="header"><ion-label>About this device</ion-label></ion-item>
+        <div slot="content" class="ion-padding">Model: Pixel test unit</div>
+      </ion-accordion>
+    </ion-accordion-group>
+    <ion-button id="apply">Apply changes</ion-button>
+  </ion-content>
+</ion-app>
+<script>
+document.getElementById('apply').addEventListener('click', () => {
+  window.applied = {
+    nickname: document.querySelector('ion-input').value,
+    wifi: document.getElementById('wifi').checked,
+    about: document.querySelector('ion-accordion-group').value,
+  };
+});
+</script></body></html>`,
+  ready: `document.querySelectorAll(':not(:defined)').length === 0 && document.querySelectorAll('.hydrated').length >= 8 && !!document.querySelector('ion-input input') && !!document.querySelector('ion-toggle')?.shadowRoot`,
+  steps: [
+    {label: 'fill the input', tool: 'fill', target: /textbox "Nickname"/, value: 'countess'},
+    {
+      label: 'switch Wi-Fi on',
+      tool: 'click',
+      target: /switch "Wi-Fi"/,
+      until: `document.getElementById('wifi').checked`,
+    },
+    {
+      label: 'expand the accordion',
+      tool: 'click',
+      target: /button "About this device"/,
+      until: `document.querySelector('ion-accordion-group').value === 'about' && document.querySelector('ion-accordion').classList.contains('accordion-expanded')`,
+    },
+    {label: 'apply', tool: 'click', target: /button "Apply changes"/i, until: `!!window.applied`},
+  ],
+  task: {
+    description: 'Change the nickname, turn Wi-Fi on, expand "About this device" and apply',
+    check: `() => window.applied`,
+    expect: {nickname: 'countess', wifi: true, about: 'about'},
+  },
+};

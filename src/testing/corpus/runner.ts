@@ -1,0 +1,141 @@
+/**
+ * Drives a corpus page through one MCP server, as an agent would: navigate,
+ * wait for the app by condition, find elements by role and name in the
+ * snapshot text, act with the input tools, read the app's state back.
+ */
+import type {FixtureServer} from '../fixtureServer.js';
+import type {CallResult, TestServer} from '../mcpClient.js';
+import type {CorpusHost, CorpusPage, CorpusStep} from './types.js';
+
+/** Bound of waiting for an app to render or react (real apps on a loaded 2-core machine). */
+export const APP_WAIT_MS = 15_000;
+/** Pause between two checks of a waited-for condition, in the page. */
+const POLL_MS = 20;
+
+export function corpusPath(page: CorpusPage): string {
+  return `/corpus/${page.id}`;
+}
+
+export function hostOf(fixtures: FixtureServer): CorpusHost {
+  return {url: path => fixtures.url(path), crossSiteUrl: path => fixtures.crossSiteUrl(path)};
+}
+
+/** Routes every page of the corpus (and node_modules) on the fixture server. */
+export async function serveCorpus(fixtures: FixtureServer, pages: CorpusPage[]): Promise<void> {
+  await fixtures.serveNodeModules();
+  const host = hostOf(fixtures);
+  for (const page of pages) {
+    fixtures.html(corpusPath(page), page.html(host));
+    for (const [path, route] of Object.entries(page.routes?.(host) ?? {})) {
+      fixtures.route(path, {
+        body: route.body,
+        headers: {'content-type': route.contentType ?? 'text/html; charset=utf-8'},
+      });
+    }
+  }
+}
+
+/** The JSON value an evaluate_script answer carries. */
+export function evaluateValue(result: CallResult): unknown {
+  if (result.isError) {
+    throw new Error(`evaluate_script failed: ${result.text}`);
+  }
+  const json = /```json\n([\s\S]*)\n```/.exec(result.text)?.[1];
+  if (json === undefined) {
+    throw new Error(`evaluate_script answered without a value: ${result.text}`);
+  }
+  return json === 'undefined' ? undefined : (JSON.parse(json) as unknown);
+}
+
+export async function evaluate(server: TestServer, fn: string): Promise<unknown> {
+  return evaluateValue(await server.call('evaluate_script', {pageId: 1, function: fn}));
+}
+
+/** Waits in the page until `condition` (a JS expression) holds; throws with `what` after APP_WAIT_MS. */
+export async function waitUntil(server: TestServer, condition: string, what: string): Promise<void> {
+  const fn = `async () => {
+    const end = Date.now() + ${APP_WAIT_MS};
+    for (;;) {
+      try { if (${condition}) return true; } catch {}
+      if (Date.now() > end) return false;
+      await new Promise(resolve => setTimeout(resolve, ${POLL_MS}));
+    }
+  }`;
+  if ((await evaluate(server, fn)) !== true) {
+    throw new Error(`${what}: the condition ${condition} did not hold within ${APP_WAIT_MS} ms`);
+  }
+}
+
+/** Navigates page 1 to the corpus page and waits until the app has rendered. */
+export async function openCorpusPage(server: TestServer, fixtures: FixtureServer, page: CorpusPage): Promise<void> {
+  const result = await server.call('navigate_page', {pageId: 1, type: 'url', url: fixtures.url(corpusPath(page))});
+  if (result.isError) {
+    throw new Error(`navigate_page failed: ${result.text}`);
+  }
+  await waitUntil(server, page.ready, `${page.id} did not get ready`);
+}
+
+/** uid of the first snapshot line matching `pattern`. */
+export function findUid(snapshot: string, pattern: RegExp, what: string): string {
+  const line = snapshot.split('\n').find(l => pattern.test(l));
+  const uid = line && /uid=(\d+_\d+)/.exec(line)?.[1];
+  if (!uid) {
+    throw new Error(`${what}: no snapshot line matches ${pattern}. Snapshot:\n${snapshot}`);
+  }
+  return uid;
+}
+
+export async function snapshot(server: TestServer, verbose = false): Promise<string> {
+  const result = await server.call('take_snapshot', {pageId: 1, verbose});
+  if (result.isError) {
+    throw new Error(`take_snapshot failed: ${result.text}`);
+  }
+  return result.text;
+}
+
+/**
+ * Does one step on the elements `snapshotText` names (the latest snapshot the
+ * server took), then waits for the step's condition. Returns the tool's answer.
+ */
+export async function runStep(server: TestServer, snapshotText: string, step: CorpusStep): Promise<CallResult> {
+  const uid = (pattern: RegExp) => findUid(snapshotText, pattern, step.label);
+  let result: CallResult;
+  switch (step.tool) {
+    case 'click':
+      result = await server.call('click', {
+        pageId: 1,
+        uid: uid(step.target),
+        ...(step.dblClick ? {dblClick: true} : {}),
+      });
+      break;
+    case 'hover':
+      result = await server.call('hover', {pageId: 1, uid: uid(step.target)});
+      break;
+    case 'fill':
+      result = await server.call('fill', {pageId: 1, uid: uid(step.target), value: step.value});
+      break;
+    case 'type_text':
+      result = await server.call('type_text', {
+        pageId: 1,
+        text: step.text,
+        ...(step.submitKey ? {submitKey: step.submitKey} : {}),
+      });
+      break;
+    case 'press_key':
+      result = await server.call('press_key', {pageId: 1, key: step.key});
+      break;
+    case 'drag':
+      result = await server.call('drag', {pageId: 1, from_uid: uid(step.target), to_uid: uid(step.to)});
+      break;
+    case 'evaluate_script':
+      result = await server.call('evaluate_script', {pageId: 1, function: step.function});
+      break;
+  }
+  if (result.isError) {
+    throw new Error(`${step.label}: ${step.tool} failed: ${result.text}`);
+  }
+  if (step.until) {
+    await waitUntil(server, step.until, step.label);
+  }
+  return result;
+}

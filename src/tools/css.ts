@@ -1,0 +1,25 @@
+import * as v from 'valibot';
+
+import {definePageTool} from './defineTool.js';
+
+export const getCssStyles = definePageTool({
+  name: 'get_css_styles',
+  description:
+    'List the CSS rules that apply to an element (uid from take_snapshot), highest cascade precedence first: inline style, matched rules with their selectors and source lines (e.g. styles.css:12, user agent stylesheet), wrapping @media/@container/@layer/@scope rules, inherited rules and pseudo-elements. Declarations that lose the cascade are marked [overloaded]. Paginated by rules.',
+  annotations: {category: 'debugging', readOnlyHint: true},
+  blockedByDialog: true,
+  schema: {
+    uid: v.pipe(v.string(), v.description('uid of the element from take_snapshot.')),
+    pageSize: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Rules per page. Default is 10.')),
+      10,
+    ),
+    pageIdx: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Page of rules to return, from 0. Default is 0.')),
+      0,
+    ),
+  },
+  async handler({params, page}, response) {
+    response.line(...(await page.cssStyles(params.uid, params.pageSize, params.pageIdx)));
+  },
+});

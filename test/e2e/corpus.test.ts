@@ -1,0 +1,75 @@
+/**
+ * The oracle test of issue 9: on every page of the real-app corpus, our
+ * take_snapshot must equal chrome-devtools-mcp 1.11's line for line (uids and
+ * ports aside), non-verbose and verbose, after load and after every scripted
+ * interaction. Each server acts on the elements its own snapshot names. A
+ * step whose page did not load or whose previous step failed fails too (it
+ * has no snapshot to act from), so the first failure of a page is its cause.
+ * `npm run corpus-report` prints the same comparison as a table.
+ */
+import assert from 'node:assert/strict';
+import {after, before, describe, it} from 'node:test';
+
+import {type ComparisonPoint, CorpusComparison} from '../../src/testing/corpus/compare.js';
+import {CORPUS} from '../../src/testing/corpus/index.js';
+import {changedLines, CORPUS_ARGS} from '../../src/testing/corpus/report.js';
+import {openCorpusPage, runStep, serveCorpus} from '../../src/testing/corpus/runner.js';
+import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+
+/** Differing lines shown in a failure message. */
+const SHOWN_DIFF_LINES = 60;
+
+describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => {
+  let fixtures: FixtureServer;
+  let pair: OraclePair;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    await serveCorpus(fixtures, CORPUS);
+    pair = await startOraclePair({args: CORPUS_ARGS});
+  });
+  after(async () => {
+    await pair?.close();
+    await fixtures?.stop();
+  });
+
+  const assertSame = (page: string, when: string, point: ComparisonPoint) => {
+    const failures: string[] = [];
+    for (const [mode, {diff}] of [
+      ['non-verbose', point.nonVerbose],
+      ['verbose', point.verbose],
+    ] as const) {
+      if (diff.length) {
+        failures.push(`${mode}: ${changedLines(diff)} differing lines`, ...diff.slice(0, SHOWN_DIFF_LINES));
+      }
+    }
+    assert.deepEqual(failures, [], `${page} ${when}: our snapshot differs from chrome-devtools-mcp's`);
+  };
+
+  for (const page of CORPUS) {
+    describe(`${page.id}: ${page.constructs.join(', ')}`, () => {
+      let comparison: CorpusComparison;
+      /** The latest comparison: its non-verbose texts name the elements of the next step. */
+      let latest: ComparisonPoint | undefined;
+
+      it('after load', async () => {
+        comparison = new CorpusComparison(pair);
+        latest = undefined;
+        await Promise.all([openCorpusPage(pair.ours, fixtures, page), openCorpusPage(pair.theirs, fixtures, page)]);
+        latest = await comparison.compare();
+        assertSame(page.id, 'after load', latest);
+      });
+      for (const step of page.steps) {
+        it(`after "${step.label}" (${step.tool})`, async () => {
+          assert.ok(latest, 'the page loaded and was compared');
+          const before = latest;
+          latest = undefined;
+          await Promise.all([runStep(pair.ours, before.oursText, step), runStep(pair.theirs, before.theirsText, step)]);
+          latest = await comparison.compare();
+          assertSame(page.id, `after "${step.label}"`, latest);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, before, describe, it} from 'node:test';
+import {gunzipSync} from 'node:zlib';
+
+import {analyzeTrace, formatTraceSummary, insightNames} from '../../src/devtools/trace/analysis.js';
+import {routePerformancePages} from '../../src/testing/devtoolsFixtures.js';
+import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+
+const ALREADY_RUNNING =
+  'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.';
+
+/** The insight names listed under one insight set of a summary. */
+function listedInsights(summary: string, setId = 'NAVIGATION_0'): string[] {
+  const set = summary.split(`## insight set id: ${setId}\n`)[1]?.split('\n## ')[0] ?? '';
+  return [...set.matchAll(/^ {2}- insight name: (\w+)$/gm)].map(m => m[1] ?? '');
+}
+
+describe('performance traces', () => {
+  let fixtures: FixtureServer;
+  let mcp: TestServer;
+  let outDir: string;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    routePerformancePages(fixtures);
+    outDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-perf-test-'));
+    mcp = await startServer({args: ['--no-page-id-routing']});
+  });
+
+  after(async () => {
+    await mcp?.close();
+    await fixtures?.stop();
+    rmSync(outDir, {recursive: true, force: true});
+  });
+
+  it('answers analyze_insight before any trace as the reference does', async () => {
+    const result = await mcp.call('performance_analyze_insight', {
+      insightSetId: 'NAVIGATION_0',
+      insightName: 'LCPBreakdown',
+    });
+    assert.equal(result.isError, false);
+    assert.equal(result.text, 'No recorded traces found. Record a performance trace so you have Insights to analyze.');
+  });
+
+  it('records a reload of a page with a render-blocking stylesheet and an LCP image, saved gzipped', async () => {
+    await mcp.call('navigate_page', {url: fixtures.url('/shop')});
+    const file = join(outDir, 'shop.json.gz');
+    const result = await mcp.call('performance_start_trace', {filePath: file});
+    assert.equal(result.isError, false, result.text);
+    const [saved, stopped, ...rest] = result.text.split('\n');
+    assert.equal(saved, `The raw trace data was saved to ${file}.`);
+    assert.equal(stopped, 'The performance trace has been stopped.');
+    const summary = rest.join('\n');
+    assert.match(summary, /^## Summary of Performance trace findings:\nURL: http:\/\/127\.0\.0\.1:\d+\/shop\n/);
+    assert.match(summary, /\nCPU throttling: 1x\nNetwork throttling: none\n/);
+    assert.match(
+      summary,
+      /\n {2}- LCP: \d+\sms, event: \(eventKey: r-\d+, ts: \d+\), nodeId: \d+\n {2}- LCP breakdown:\n/,
+    );
+    assert.match(summary, /\n {4}- Load duration: \d+\sms, bounds:/);
+    assert.match(summary, /\nMetrics \(field \/ real users\): n\/a – no data for this page in CrUX\n/);
+    const listed = listedInsights(summary);
+    for (const name of ['LCPBreakdown', 'LCPDiscovery', 'RenderBlocking', 'NetworkDependencyTree', 'CharacterSet']) {
+      assert.ok(listed.includes(name), `${name} in ${listed.join(', ')}`);
+    }
+    assert.match(summary, /\n## Details on call tree & network request formats:\n/);
+    assert.match(summary, /\nNetwork requests are formatted like this:\n/);
+
+    // The saved file is the raw trace: read back, DevTools finds the same summary in it.
+    const reread = await analyzeTrace(gunzipSync(readFileSync(file)), {cpuThrottling: 1});
+    assert.deepEqual([...insightNames(reread).keys()], ['NAVIGATION_0']);
+    assert.equal(formatTraceSummary(reread, 'DESKTOP'), summary);
+  });
+
+  it('explains a found insight in full and answers unknown sets and names as the reference does', async () => {
+    const blocking = await mcp.call('performance_analyze_insight', {
+      insightSetId: 'NAVIGATION_0',
+      insightName: 'RenderBlocking',
+    });
+    assert.equal(blocking.isError, false);
+    assert.match(blocking.text, /^## Insight Title: Render-blocking requests\n/);
+    assert.match(blocking.text, /\n## Network request: http:\/\/127\.0\.0\.1:\d+\/blocking\.css\n/);
+    assert.match(blocking.text, /\nRender-blocking: Yes\n/);
+    const lcp = await mcp.call('performance_analyze_insight', {
+      insightSetId: 'NAVIGATION_0',
+      insightName: 'LCPBreakdown',
+    });
+    assert.match(lcp.text, /is an image fetched from http:\/\/127\.0\.0\.1:\d+\/hero\.png/);
+    assert.match(lcp.text, /\n- Resource load duration: \d+\sms/);
+
+    const unknownSet = await mcp.call('performance_analyze_insight', {
+      insightSetId: 'NAVIGATION_7',
+      insightName: 'LCPBreakdown',
+    });
+    assert.equal(unknownSet.isError, false);
+    assert.equal(
+      unknownSet.text,
+      'No Performance Insights for the given insight set id. Only use ids given in the "Available insight sets" list.',
+    );
+    const unknownName = await mcp.call('performance_analyze_insight', {
+      insightSetId: 'NAVIGATION_0',
+      insightName: 'Speed',
+    });
+    assert.equal(
+      unknownName.text,
+      'No Insight with the name Speed found. Double check the name you provided is accurate and try again.',
+    );
+  });
+
+  it('starts and stops by hand, refusing a second start and a stop without start', async () => {
+    const started = await mcp.call('performance_start_trace', {reload: false, autoStop: false});
+    assert.equal(started.text, 'The performance trace is being recorded. Use performance_stop_trace to stop it.');
+    const again = await mcp.call('performance_start_trace', {reload: false, autoStop: false});
+    assert.equal(again.isError, false);
+    assert.equal(again.text, ALREADY_RUNNING);
+    await mcp.call('evaluate_script', {function: '() => { document.body.append("more"); return 1; }'});
+    const file = join(outDir, 'manual.txt');
+    const stopped = await mcp.call('performance_stop_trace', {filePath: file});
+    assert.equal(stopped.isError, false, stopped.text);
+    // The extension is forced to what the content is, as for every saved file.
+    const json = join(outDir, 'manual.json');
+    assert.match(
+      stopped.text,
+      new RegExp(
+        `^The raw trace data was saved to ${json}\\.\\nThe performance trace has been stopped\\.\\n## Summary of Performance trace findings:\\n`,
+      ),
+    );
+    const events = (JSON.parse(readFileSync(json, 'utf8')) as {traceEvents: unknown[]}).traceEvents;
+    assert.ok(events.length > 100, `${events.length} events`);
+    const noTrace = await mcp.call('performance_stop_trace', {});
+    assert.equal(noTrace.isError, false);
+    assert.equal(noTrace.text, 'Error: no active performance trace recording to stop.');
+  });
+
+  it('refuses a path outside the allowed roots before starting anything', async () => {
+    const result = await mcp.call('performance_start_trace', {filePath: '/etc/cdp-mcp-trace.json'});
+    assert.equal(result.isError, true);
+    assert.match(
+      result.text,
+      /Access denied: path \/etc\/cdp-mcp-trace\.json .*is not within any of the configured workspace roots/,
+    );
+    const next = await mcp.call('performance_start_trace', {reload: false, autoStop: false});
+    assert.equal(next.text, 'The performance trace is being recorded. Use performance_stop_trace to stop it.');
+    await mcp.call('performance_stop_trace', {});
+  });
+
+  it('ends the trace and can trace again when saving fails', async () => {
+    const directory = join(outDir, 'taken.json');
+    mkdirSync(directory);
+    const failed = await mcp.call('performance_start_trace', {reload: false, filePath: directory});
+    assert.equal(failed.isError, true);
+    assert.match(failed.text, /Error: Could not write .*taken\.json/);
+    const next = await mcp.call('performance_start_trace', {reload: false, autoStop: false});
+    assert.equal(next.text, 'The performance trace is being recorded. Use performance_stop_trace to stop it.');
+    await mcp.call('performance_stop_trace', {});
+  });
+
+  it('reports a trace whose page closed, then traces again', async () => {
+    await mcp.call('new_page', {url: fixtures.url('/clean')});
+    const started = await mcp.call('performance_start_trace', {reload: false, autoStop: false});
+    assert.equal(started.isError, false);
+    const pages = await mcp.call('list_pages');
+    const id = /^(\d+): Clean .*\[selected\]$/m.exec(pages.text)?.[1];
+    assert.ok(id, pages.text);
+    await mcp.call('close_page', {pageId: Number(id)});
+    const stopped = await mcp.call('performance_stop_trace', {});
+    assert.equal(stopped.isError, true);
+    assert.match(stopped.text, /Error: The page closed while the trace was being recorded; the trace is lost\./);
+    const next = await mcp.call('performance_start_trace', {reload: false, autoStop: false});
+    assert.equal(next.text, 'The performance trace is being recorded. Use performance_stop_trace to stop it.');
+    await mcp.call('performance_stop_trace', {});
+  });
+
+  it('reports progress when the client asks for it', async () => {
+    await mcp.call('navigate_page', {url: fixtures.url('/clean')});
+    const messages: string[] = [];
+    const result = await mcp.client.callTool({name: 'performance_start_trace', arguments: {}}, undefined, {
+      timeout: 60_000,
+      onprogress: p => messages.push(p.message ?? ''),
+    });
+    assert.notEqual(result.isError, true);
+    for (const step of [
+      'Tracing started',
+      'Waiting for the page to settle',
+      'Stopping the trace',
+      'Analyzing the trace',
+    ]) {
+      assert.ok(messages.includes(step), `${step} in ${messages.join(' | ')}`);
+    }
+  });
+});
