@@ -7,6 +7,7 @@ import {headings, landmarks, lists, tables} from './structure.js';
 import {generatedContent, inlineBoundaries, textTransform} from './text.js';
 import type {Construct, ConstructHosts} from './types.js';
 import {hiddenContent} from './visibility.js';
+import {customElements, walkedElements, whitespace} from './walk.js';
 import {comboboxes, details, dialogs, liveRegions, rangeWidgets, toggleButtons} from './widgets.js';
 
 export type {Construct, ConstructHosts, ConstructStep} from './types.js';
@@ -38,6 +39,9 @@ export const CONSTRUCTS: readonly Construct[] = [
   images,
   linksWithImages,
   hiddenContent,
+  whitespace,
+  walkedElements,
+  customElements,
 ];
 
 /** The hosts a fixture server answers as: itself (127.0.0.1) and another site (localhost). */
