@@ -1,6 +1,6 @@
 import type {Protocol} from '../../protocol/index.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
-import {AxItem} from './axNode.js';
+import {asFullTreeNode, AxItem, linkAxTree} from './axNode.js';
 import type {FrameTarget} from './types.js';
 
 type AXNode = Protocol.Accessibility.AXNode;
@@ -91,6 +91,20 @@ export async function subtree(frame: FrameTarget, objectId: string): Promise<AxI
     }
   }
   return root;
+}
+
+/**
+ * Chrome's AX subtree below a DOM node in one call (queryAXTree), brought to
+ * getFullAXTree's form. Chrome answers it at its next accessibility update
+ * (a frame or so), but all such calls of a batch share that wait: the better
+ * choice for big or deep subtrees, where the level-by-level fetch would take
+ * one round trip per level.
+ */
+export async function queriedSubtree(frame: FrameTarget, objectId: string): Promise<AxItem | undefined> {
+  const {nodes} = await frame.session.send('Accessibility.queryAXTree', {objectId}, AX_CALL_TIMEOUT_MS);
+  // queryAXTree starts only from nodes included in the tree; for the others (ignored inline wrappers,
+  // hosts Chrome leaves out) the level-by-level fetch starts from the node's own record.
+  return nodes.length > 0 ? linkAxTree(nodes.map(asFullTreeNode)).root : subtree(frame, objectId);
 }
 
 /**

@@ -98,9 +98,11 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
     const path = await choosePath(page, env, place);
     if (path === 'fast') {
       try {
-        const {root, nodes} = await fastTreeSnapshot(place, ctx, depth);
-        env.sizes.set(place.key, {nodes, path});
-        return root;
+        const walked = await fastTreeSnapshot(place, ctx, depth);
+        if (walked !== 'full') {
+          env.sizes.set(place.key, {nodes: walked.nodes, path});
+          return walked.root;
+        }
       } catch (error) {
         if (!/context|Could not read the page content|gone/i.test(errorMessage(error))) {
           throw error;

@@ -30,7 +30,7 @@ export async function fastTreeSnapshot(
   place: FramePlace,
   ctx: FastContext,
   depth: number,
-): Promise<{root: SnapNode | undefined; nodes: number}> {
+): Promise<{root: SnapNode | undefined; nodes: number} | 'full'> {
   const started = performance.now();
   const walk = new PageWalk(place, ctx.worlds);
   let frame: FrameTarget;
@@ -41,6 +41,9 @@ export async function fastTreeSnapshot(
     const placed = await ctx.frames.target(place, walk.walk(ctx.printed));
     frame = placed.frame;
     result = placed.result.result;
+    if (result.full) {
+      return 'full';
+    }
     const objects = placed.result.objects;
     const [answered, learnt] = await Promise.all([
       answerPlaceholders(frame, walk, result.root, objects),

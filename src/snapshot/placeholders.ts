@@ -1,6 +1,6 @@
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {ownNode, subtree} from './axFetch.js';
+import {ownNode, queriedSubtree, subtree} from './axFetch.js';
 import {type AxItem, isControlRole, LEAF_ROLES, TEXT_ROLES} from './axNode.js';
 import type {NodeObjects, PageWalk} from './pageWalk.js';
 import type {FrameTarget} from './types.js';
@@ -102,7 +102,8 @@ export async function answerPlaceholders(
           return;
         }
         if (node.k === 'q' || node.k === 'o') {
-          answers[x] = {item: await subtree(frame, objectId).catch(gone), subtree: true};
+          const fetch = node.b ? queriedSubtree : subtree;
+          answers[x] = {item: await fetch(frame, objectId).catch(gone), subtree: true};
           return;
         }
         const [item, closed] = await Promise.all([
@@ -118,7 +119,8 @@ export async function answerPlaceholders(
     await Promise.all(
       upgrades.map(async node => {
         const x = node.x!;
-        answers[x] = {item: await subtree(frame, objectIds[x]!).catch(gone), subtree: true};
+        // Containers worth a placeholder of their own hold more than a few nodes: one call.
+        answers[x] = {item: await queriedSubtree(frame, objectIds[x]!).catch(gone), subtree: true};
       }),
     );
     const empty = todo.filter(n => n.x !== undefined && answers[n.x]?.subtree === true && !answers[n.x]?.item);

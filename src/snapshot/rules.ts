@@ -115,7 +115,7 @@ export function walkerRules(): unknown {
     'figure',
     'table',
   ]);
-  /** Attributes with no effect on an element's accessibility node (presentation, identity, scripting). */
+  /** HTML attributes with no effect on an element's accessibility node (presentation, identity, scripting). */
   const SAFE = new Set([
     'id',
     'class',
@@ -313,7 +313,38 @@ export function walkerRules(): unknown {
     'table-column',
     'table-column-group',
   ]);
-  const safeAttr = (name: string) => SAFE.has(name) || name.startsWith('data-') || name.startsWith('on');
+  /**
+   * Every attribute name HTML defines (and ARIA's role). Chrome's
+   * accessibility code reads attributes by these names only, so an attribute
+   * of any other name (framework markers like `mode`, `ng-version`, `x-data`,
+   * `v-cloak`) cannot change a node; one of these names can, unless listed as
+   * harmless above.
+   */
+  const HTML_ATTRS = new Set(
+    (
+      'abbr accept accept-charset accesskey action allow allowfullscreen alpha alt as async autocapitalize ' +
+      'autocomplete autocorrect autofocus autoplay blocking charset checked cite class closedby color colorspace ' +
+      'cols colspan command commandfor content contenteditable controls coords crossorigin data datetime decoding ' +
+      'default defer dir dirname disabled download draggable enctype enterkeyhint fetchpriority for form ' +
+      'formaction formenctype formmethod formnovalidate formtarget headers headingoffset headingreset height hidden ' +
+      'high href hreflang http-equiv id imagesizes imagesrcset inert inputmode integrity interestfor is ismap itemid ' +
+      'itemprop itemref itemscope itemtype kind label lang list loading loop low max maxlength media method min ' +
+      'minlength multiple muted name nomodule nonce novalidate open optimum pattern ping placeholder playsinline ' +
+      'popover popovertarget popovertargetaction poster preload readonly referrerpolicy rel required reversed role ' +
+      'rows rowspan sandbox scope selected shadowrootclonable shadowrootcustomelementregistry ' +
+      'shadowrootdelegatesfocus shadowrootmode shadowrootserializable shape size sizes slot span spellcheck src ' +
+      'srcdoc srclang srcset start step style switch tabindex target title translate type usemap value width wrap ' +
+      'writingsuggestions align alink archive axis background bgcolor border bordercolor cellpadding cellspacing ' +
+      'char charoff classid clear code codebase codetype compact declare direction event face frame frameborder ' +
+      'hspace language link longdesc lowsrc marginheight marginwidth nohref noresize noshade nowrap profile rev ' +
+      'rules scheme scrolling standby summary text valign valuetype version vlink vspace xmlns'
+    ).split(' '),
+  );
+  const safeAttr = (name: string) =>
+    SAFE.has(name) ||
+    name.startsWith('data-') ||
+    name.startsWith('on') ||
+    (!HTML_ATTRS.has(name) && !name.startsWith('aria-'));
   return {
     containerTags,
     landmarkTags,

@@ -35,6 +35,8 @@ export interface WalkNode {
   c?: WalkNode[];
   /** A custom element: its internals may set role and state, and it may hide a closed shadow root. */
   ce?: 1;
+  /** A big subtree (or one with shadow trees): asked for in one call. */
+  b?: 1;
 }
 
 export interface WalkResult {
@@ -49,6 +51,8 @@ export interface WalkResult {
   mi: number[];
   /** How many elements and text nodes the walk visited (the engine's size estimate). */
   n: number;
+  /** The document is in a state only Chrome resolves exactly (modal pile-up, designMode...): read its full tree. */
+  full?: 1;
 }
 
 /** The global the walker lives under (in our isolated world). */
@@ -88,6 +92,7 @@ export function installWalker(
     p?: Record<string, string | number | boolean>;
     c?: N[];
     ce?: 1;
+    b?: 1;
   };
   const ids = new WeakMap<Node, number>();
   let nextId = 1;
@@ -119,6 +124,16 @@ export function installWalker(
   };
   const pseudoKind = (el: Element) => styles.pseudoKind(el);
   const firstLineTransforms = (el: Element, style: CSSStyleDeclaration) => styles.firstLineTransforms(el, style);
+
+  /**
+   * A subtree placeholder, marked `b` when the subtree is big or holds shadow
+   * trees: the server then asks for it in one call instead of level by level.
+   */
+  const BIG_SUBTREE_ELEMENTS = 24;
+  const holdSubtree = (el: Element, kind: string, out: N[]) => {
+    const big = el.shadowRoot !== null || el.getElementsByTagName('*').length > BIG_SUBTREE_ELEMENTS;
+    hold(el, kind, out, big ? {b: 1} : undefined);
+  };
 
   // ------------------------------------------------------------ the walk
   let owned = new Set<Element>();
@@ -198,11 +213,11 @@ export function installWalker(
     }
     const tag = el.localName;
     if (el.namespaceURI !== HTML) {
-      hold(el, 'q', out);
+      holdSubtree(el, 'q', out);
       return display;
     }
     if (owned.has(el)) {
-      hold(el, 'o', out);
+      holdSubtree(el, 'o', out);
       return display;
     }
     if (tag.includes('-')) {
@@ -218,7 +233,7 @@ export function installWalker(
       const n = hold(el, 'c', out, {c: []});
       visitChildren(el, parentFacts(el, style, display), n.c!);
     } else if (kind === 'q') {
-      hold(el, 'q', out);
+      holdSubtree(el, 'q', out);
     } else if (kind === 'l') {
       hold(el, 'l', out);
     } else if (kind !== 'skip') {
@@ -418,9 +433,8 @@ export function installWalker(
       !body ||
       [html, body].some(el => el.hasAttribute('aria-hidden') || el.hasAttribute('inert'));
     if (risky) {
-      // Whole-document states only Chrome resolves exactly: its subtree for the whole page.
-      hold(html, 'q', root.c!);
-      return JSON.stringify({token, root, count: pending.length});
+      // Whole-document states only Chrome resolves exactly: the engine reads this frame's full tree.
+      return JSON.stringify({token, root, count: pending.length, full: 1});
     }
     if (modals.length === 1) {
       // A modal dialog makes everything outside it inert (HTML: "blocked by a modal dialog"): walk only
