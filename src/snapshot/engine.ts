@@ -28,8 +28,9 @@ import type {SnapNode} from './types.js';
  * neither replaces the walk. The choice per frame is by size: documents of
  * more than FAST_MIN_NODES AX nodes (as the previous snapshot of the frame
  * counted them, or a DOM count for a frame seen for the first time) are
- * walked, smaller ones read whole. A frame the walk fails in falls back to
- * the full tree.
+ * walked, smaller ones read whole, and so are frames whose last walk had to
+ * ask Chrome about a large share of their nodes. A frame the walk fails in
+ * falls back to the full tree.
  *
  * CDP_MCP_SNAPSHOT_ENGINE=ax forces the full tree, =fast the walk (for
  * troubleshooting and tests of each path).
@@ -37,6 +38,15 @@ import type {SnapNode} from './types.js';
 const FAST_MIN_NODES = 3_000;
 /** Once walked, a frame goes back to the full tree only when clearly smaller (no flapping near the line). */
 const FULL_BELOW_NODES = FAST_MIN_NODES / 2;
+/**
+ * A walk that had to ask Chrome about more than one node in eight (a page of
+ * form controls, say) costs more than the full tree: such a frame is read
+ * whole next time. (One pipelined question costs Chrome about as much as
+ * serializing three AX nodes; the walk visits about two per AX node.)
+ */
+const ASKED_PER_NODE_LIMIT = 8;
+/** Snapshots read whole after such a walk before the walk is tried again (the page may have changed). */
+const RETRY_WALK_AFTER = 5;
 
 type Path = 'full' | 'fast';
 
@@ -45,7 +55,7 @@ export class SnapshotEnv {
   readonly worlds = new IsolatedWorlds();
   readonly printed = new PrintedNodeIds();
   /** Per frame: the size of its document at the last snapshot, and the path taken. */
-  readonly sizes = new Map<string, {nodes: number; path: Path}>();
+  readonly sizes = new Map<string, {nodes: number; path: Path; fullSince?: number}>();
 }
 
 function forced(): Path | undefined {
@@ -76,6 +86,9 @@ async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Prom
   }
   const last = env.sizes.get(place.key);
   if (last) {
+    if ((last.fullSince ?? RETRY_WALK_AFTER) < RETRY_WALK_AFTER) {
+      return 'full';
+    }
     return last.nodes >= (last.path === 'fast' ? FULL_BELOW_NODES : FAST_MIN_NODES) ? 'fast' : 'full';
   }
   return (await probeSize(page, place)) >= FAST_MIN_NODES ? 'fast' : 'full';
@@ -100,7 +113,8 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
       try {
         const walked = await fastTreeSnapshot(place, ctx, depth);
         if (walked !== 'full') {
-          env.sizes.set(place.key, {nodes: walked.nodes, path});
+          const costly = walked.asked * ASKED_PER_NODE_LIMIT > walked.nodes;
+          env.sizes.set(place.key, {nodes: walked.nodes, path, ...(costly ? {fullSince: 0} : {})});
           return walked.root;
         }
       } catch (error) {
@@ -111,7 +125,8 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
       }
     }
     const {root, nodes} = await fullTreeSnapshot(place, frames, true, depth, frameSnapshot);
-    env.sizes.set(place.key, {nodes, path: 'full'});
+    const since = env.sizes.get(place.key)?.fullSince;
+    env.sizes.set(place.key, {nodes, path: 'full', ...(since !== undefined ? {fullSince: since + 1} : {})});
     return root;
   };
   const root = verbose ? await full(frames.mainPlace(), 0) : await frameSnapshot(frames.mainPlace(), 0);

@@ -30,7 +30,7 @@ export async function fastTreeSnapshot(
   place: FramePlace,
   ctx: FastContext,
   depth: number,
-): Promise<{root: SnapNode | undefined; nodes: number} | 'full'> {
+): Promise<{root: SnapNode | undefined; nodes: number; asked: number} | 'full'> {
   const started = performance.now();
   const walk = new PageWalk(place, ctx.worlds);
   let frame: FrameTarget;
@@ -61,7 +61,11 @@ export async function fastTreeSnapshot(
     `snapshot walk of ${place.key}: ${result.n} nodes, ${placeholderNodes(result.root).length} asked of Chrome, ` +
       `${result.mi.length} newly printed, ${(performance.now() - started).toFixed(1)} ms`,
   );
-  return {root: stitch(frame, result, answers, backendIds), nodes: result.n};
+  return {
+    root: stitch(frame, result, answers, backendIds),
+    nodes: result.n,
+    asked: placeholderNodes(result.root).length,
+  };
 }
 
 function printedIds(root: WalkNode): number[] {
