@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 // Runs every compiled test file (build/test/**/*.test.js) with node --test.
-// Usage: node scripts/run-tests.mjs [unit|e2e|all] (default all).
+// Usage: node scripts/run-tests.mjs [unit|e2e|smoke|all] (default all).
+// `smoke` is the unit tests plus SMOKE_E2E: one end-to-end suite per layer a
+// Node.js upgrade can break (stdio, process lifecycle and attach, pages, script
+// and screenshots, input, network), for a second Node.js version in CI.
 import {spawnSync} from 'node:child_process';
 import {existsSync, readdirSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 
+const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network'].map(name => `build/test/e2e/${name}.test.js`);
+
 const tier = process.argv[2] ?? 'all';
-const roots = tier === 'all' ? ['build/test/unit', 'build/test/e2e'] : [`build/test/${tier}`];
+const roots = ['all', 'smoke'].includes(tier)
+  ? ['build/test/unit', ...(tier === 'all' ? ['build/test/e2e'] : [])]
+  : [`build/test/${tier}`];
 const files = [];
 const walk = dir => {
   if (!existsSync(dir)) {
@@ -22,6 +29,14 @@ const walk = dir => {
   }
 };
 roots.forEach(walk);
+if (tier === 'smoke') {
+  const missing = SMOKE_E2E.filter(file => !existsSync(file));
+  if (missing.length) {
+    console.error(`SMOKE_E2E in scripts/run-tests.mjs names missing suites (${missing.join(', ')}): update the list.`);
+    process.exit(1);
+  }
+  files.push(...SMOKE_E2E);
+}
 if (files.length === 0) {
   console.error(`No test files under ${roots.join(', ')}. Run "npm run build" first.`);
   process.exit(1);

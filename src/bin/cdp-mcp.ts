@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import {helpText, parseConfig} from '../cli/options.js';
+import {helpText} from '../cli/help.js';
+import {parseConfig} from '../cli/options.js';
 import {SERVER_VERSION} from '../server/createServer.js';
 import {configureLogger, warn} from '../util/logger.js';
 
@@ -24,15 +25,6 @@ if (config.help) {
 if (config.version) {
   process.stdout.write(`${SERVER_VERSION}\n`);
   process.exit(0);
-}
-if (config.blockedUrlPatterns.length || config.allowedUrlPatterns.length) {
-  const {UrlPolicy} = await import('../browser/urlPolicy.js');
-  try {
-    await new UrlPolicy(config.blockedUrlPatterns, config.allowedUrlPatterns).validate();
-  } catch (error) {
-    process.stderr.write(`cdp-mcp: ${(error as Error).message}\n`);
-    process.exit(2);
-  }
 }
 configureLogger({logFile: config.logFile});
 if (config.unknown.length) {

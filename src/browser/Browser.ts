@@ -1,6 +1,6 @@
 import type {Protocol} from '../../protocol/index.js';
+import type {BrowserEndpoint} from '../cdp/browserEndpoint.js';
 import {CdpConnection} from '../cdp/CdpConnection.js';
-import type {BrowserEndpoint} from '../cdp/launcher.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {Page} from './Page.js';

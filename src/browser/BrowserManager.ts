@@ -52,8 +52,9 @@ export class BrowserManager {
     await this.urlPolicy.validate();
     // Loaded on the first tool call, so that starting the server and
     // answering tools/list never pay for chrome-launcher and the CDP client.
-    const [{launchChrome, resolveAttachEndpoint}, {Browser}] = await Promise.all([
-      import('../cdp/launcher.js'),
+    const [{launchChrome}, {resolveAttachEndpoint}, {Browser}] = await Promise.all([
+      import('../cdp/launch.js'),
+      import('../cdp/attach.js'),
       import('./Browser.js'),
     ]);
     const endpoint = this.attached

@@ -1,4 +1,5 @@
 import type {Protocol} from '../../protocol/index.js';
+import {compileUrlPattern} from '../util/urlPattern.js';
 
 type Conditions = Protocol.Network.NetworkConditions;
 
@@ -73,19 +74,8 @@ export class UrlPolicy {
       if (!this.active) {
         return {blocked: [], allowed: []};
       }
-      // Node 20 has no URLPattern; the polyfill is only loaded when patterns are configured.
-      const {URLPattern} = await import('urlpattern-polyfill/urlpattern');
       const compile = (flag: string, patterns: readonly string[]) =>
-        patterns.map(pattern => {
-          try {
-            return new URLPattern(pattern);
-          } catch (error) {
-            throw new Error(
-              `--${flag} "${pattern}" is not a valid URL pattern (${error instanceof Error ? error.message : String(error)}). Use URLPattern syntax such as "*://*.example.com/*".`,
-              {cause: error},
-            );
-          }
-        });
+        patterns.map(pattern => compileUrlPattern(pattern, flag));
       return {
         blocked: compile('blockedUrlPattern', this.blockedPatterns),
         allowed: compile('allowedUrlPattern', this.allowedPatterns),

@@ -6,28 +6,10 @@ import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '.
 import {debug} from '../util/logger.js';
 import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError, TargetClosedError} from './errors.js';
 import {openHeaderSocket} from './headerSocket.js';
+import type {RawClient, RawEvent} from './rawClient.js';
 
 /** Default bound of a single CDP command. Long operations pass their own. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
-
-/** The raw message-level client we need; chrome-remote-interface provides it. */
-export interface RawClient {
-  send(
-    method: string,
-    params: object,
-    sessionId: string | undefined,
-    callback: (error: unknown, result: unknown) => void,
-  ): void;
-  on(event: 'event', listener: (message: RawEvent) => void): unknown;
-  on(event: 'disconnect', listener: () => void): unknown;
-  close(): Promise<void>;
-}
-
-export interface RawEvent {
-  method: string;
-  params: unknown;
-  sessionId?: string;
-}
 
 type Listener = (params: never) => void;
 

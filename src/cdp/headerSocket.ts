@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 
-import type {RawClient, RawEvent} from './CdpConnection.js';
+import type {RawClient, RawEvent} from './rawClient.js';
 
 /**
  * chrome-remote-interface cannot send handshake headers, which remote

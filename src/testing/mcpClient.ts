@@ -123,4 +123,4 @@ export async function findProcesses(needle: string): Promise<number[]> {
 }
 
 /** The Chrome profile dirs our launcher creates start with this. */
-export const PROFILE_PREFIX = 'cdp-mcp-profile-';
+export {PROFILE_PREFIX} from '../cdp/profile.js';

@@ -1,6 +1,6 @@
-import type {RawEvent} from '../../cdp/CdpConnection.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpProtocolError} from '../../cdp/errors.js';
+import type {RawEvent} from '../../cdp/rawClient.js';
 import {errorMessage} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 

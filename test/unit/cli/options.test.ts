@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {browserIsLocal, parseConfig} from '../../src/cli/options.js';
+import {parseConfig} from '../../../src/cli/options.js';
 
 describe('parseConfig', () => {
   it('accepts camelCase and kebab-case, values inline or separate, repeated arrays', () => {
@@ -60,13 +60,5 @@ describe('parseConfig', () => {
       '{"Authorization":"Bearer t","n":1}',
     ]);
     assert.deepEqual(c.wsHeaders, {Authorization: 'Bearer t', n: '1'});
-  });
-
-  it('tells a local browser from a remote one', () => {
-    assert.equal(browserIsLocal({}), true);
-    assert.equal(browserIsLocal({browserUrl: 'http://127.0.0.1:9222'}), true);
-    assert.equal(browserIsLocal({wsEndpoint: 'ws://localhost:9222/devtools/browser/x'}), true);
-    assert.equal(browserIsLocal({browserUrl: 'http://[::1]:9222'}), true);
-    assert.equal(browserIsLocal({wsEndpoint: 'wss://chrome.example.com/devtools/browser/x'}), false);
   });
 });

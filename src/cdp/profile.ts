@@ -1,0 +1,94 @@
+/**
+ * Chrome profiles (user data dirs): the persistent default one, and the
+ * temporary ones of `--isolated`, which are removed when their Chrome exits,
+ * or by a later launch when the server that made them was killed.
+ */
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {homedir, hostname, tmpdir} from 'node:os';
+import {join} from 'node:path';
+
+import {debug} from '../util/logger.js';
+import type {Channel} from './finder.js';
+
+/** Temporary profiles are made under the temp root with this prefix. */
+export const PROFILE_PREFIX = 'cdp-mcp-profile-';
+/** A temporary profile without an owner file is left over once it is this old. */
+const STALE_PROFILE_MS = 10 * 60_000;
+/** Written into each temporary profile: the host and pid of the server that owns it. */
+const OWNER_FILE = 'cdp-mcp-owner';
+
+/** The profile a launch uses. */
+export interface Profile {
+  dir: string;
+  /** Made for this launch; `remove()` deletes it. */
+  temporary: boolean;
+  /** Deletes a temporary profile; no-op for a persistent one. */
+  remove(): void;
+}
+
+/** Where the persistent profile lives (one per channel, as chrome-devtools-mcp keeps them). */
+export function defaultUserDataDir(channel?: Channel): string {
+  const base = process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache');
+  return join(base, 'cdp-mcp', channel && channel !== 'stable' ? `chrome-profile-${channel}` : 'chrome-profile');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A server killed with SIGKILL cannot remove its temporary profile (its Chrome
+ * does exit: the debugging pipe closes). Removes such leftovers under `root`:
+ * profiles whose owning server on this host is gone, or, without an owner
+ * file, that are old.
+ */
+export function removeStaleProfiles(root: string = tmpdir()): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(root).filter(name => name.startsWith(PROFILE_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const dir = join(root, name);
+    try {
+      let stale: boolean;
+      try {
+        const [host, pid] = readFileSync(join(dir, OWNER_FILE), 'utf8').split(' ');
+        stale = host === hostname() && Number(pid) > 0 && !isAlive(Number(pid));
+      } catch {
+        stale = Date.now() - statSync(dir).mtimeMs > STALE_PROFILE_MS;
+      }
+      if (stale) {
+        rmSync(dir, {recursive: true, force: true});
+        debug(`removed stale profile ${dir}`);
+      }
+    } catch (error) {
+      debug(`could not check profile ${dir}`, error);
+    }
+  }
+}
+
+/**
+ * The profile for a launch: a fresh temporary one under `root` (after
+ * removing stale ones), or the given or default persistent one (created if missing).
+ */
+export function prepareProfile(
+  options: {isolated: boolean; userDataDir?: string; channel?: Channel},
+  root: string = tmpdir(),
+): Profile {
+  if (options.isolated) {
+    removeStaleProfiles(root);
+    const dir = mkdtempSync(join(root, PROFILE_PREFIX));
+    writeFileSync(join(dir, OWNER_FILE), `${hostname()} ${process.pid}`);
+    return {dir, temporary: true, remove: () => rmSync(dir, {recursive: true, force: true, maxRetries: 3})};
+  }
+  const dir = options.userDataDir ?? defaultUserDataDir(options.channel);
+  mkdirSync(dir, {recursive: true});
+  return {dir, temporary: false, remove: () => undefined};
+}

@@ -1,0 +1,58 @@
+/**
+ * Parsers for flag values that are more than a string: each checks one value,
+ * returns what the Config holds, and throws an Error that says what to change.
+ */
+import {compileUrlPattern} from '../util/urlPattern.js';
+
+/** A content size typed as `1280x720`. */
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** `http(s)://…` (the browser's HTTP debugging endpoint); empty means not given. */
+export function httpUrl(raw: string, flag: string): string | undefined {
+  if (raw && !/^https?:\/\//.test(raw)) {
+    throw new Error(`--${flag} must be an http(s) URL such as http://127.0.0.1:9222, not "${raw}".`);
+  }
+  return raw || undefined;
+}
+
+/** `ws(s)://…` (a browser WebSocket endpoint); empty means not given. */
+export function wsUrl(raw: string, flag: string): string | undefined {
+  if (raw && !/^wss?:\/\//.test(raw)) {
+    throw new Error(`--${flag} must be a ws:// or wss:// URL, not "${raw}".`);
+  }
+  return raw || undefined;
+}
+
+/** A JSON object whose values become strings (HTTP header values). */
+export function jsonStringRecord(raw: string, flag: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`--${flag} must be a JSON object: ${(error as Error).message}`, {cause: error});
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error(`--${flag} must be a JSON object such as {"Authorization":"Bearer x"}.`);
+  }
+  return Object.fromEntries(Object.entries(parsed).map(([k, value]) => [k, String(value)]));
+}
+
+/** `<width>x<height>` in CSS pixels. */
+export function size(raw: string, flag: string): Size {
+  const match = /^(\d+)x(\d+)$/.exec(raw);
+  if (!match) {
+    throw new Error(`--${flag} must look like 1280x720, not "${raw}".`);
+  }
+  return {width: Number(match[1]), height: Number(match[2])};
+}
+
+/** URLPattern syntax (`*://*.example.com/*`), every value checked. */
+export function urlPatterns(raw: string[], flag: string): string[] {
+  for (const pattern of raw) {
+    compileUrlPattern(pattern, flag);
+  }
+  return raw;
+}

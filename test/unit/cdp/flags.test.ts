@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import {describe, it} from 'node:test';
+
+import * as ChromeLauncher from 'chrome-launcher';
+
+import {buildChromeFlags, DEFAULT_CHROME_FLAGS, DISABLED_FEATURES} from '../../../src/cdp/flags.js';
+
+const SOURCE = new URL('../../../../src/cdp/flags.ts', import.meta.url);
+const base = {headless: false, chromeArgs: [], ignoreDefaultChromeArgs: []};
+
+describe('default Chrome flags', () => {
+  it("start from chrome-launcher's defaults, in their order, then add ours", () => {
+    const theirs = ChromeLauncher.Launcher.defaultFlags();
+    assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(0, theirs.length), theirs);
+    assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(theirs.length), ['--hide-crash-restore-bubble']);
+  });
+
+  it('say why each flag and each disabled feature is there, one comment each', () => {
+    const lines = readFileSync(SOURCE, 'utf8').split('\n');
+    const entries = lines.flatMap((line, i) => (/^ {2}['`]/.test(line) ? [i] : []));
+    assert.equal(entries.length, DEFAULT_CHROME_FLAGS.length + DISABLED_FEATURES.length);
+    for (const i of entries) {
+      assert.match(lines[i - 1] ?? '', /^ {2}\/\/ \S/, `no comment above: ${lines[i]}`);
+    }
+  });
+
+  it('are all used unless left out by full text or by name', () => {
+    assert.deepEqual(buildChromeFlags(base, false), DEFAULT_CHROME_FLAGS);
+    const flags = buildChromeFlags({...base, ignoreDefaultChromeArgs: ['--password-store', '--mute-audio']}, false);
+    assert.equal(flags.length, DEFAULT_CHROME_FLAGS.length - 2);
+    assert.equal(
+      flags.some(f => f.startsWith('--password-store') || f === '--mute-audio'),
+      false,
+    );
+  });
+});
