@@ -15,7 +15,9 @@ export const ace: CorpusPage = {
 ace.config.set('basePath', '/node_modules/ace-builds/src-min-noconflict');
 window.editor = ace.edit('editor', {mode: 'ace/mode/python', useWorker: false});
 </script></body></html>`,
-  ready: `!!window.editor && !!document.querySelector('.ace_text-input')`,
+  // The Python mode loads after the editor shows; the text layer is drawn again with its tokens
+  // (new text nodes), so the page is ready once the highlighted line is on screen.
+  ready: `!!window.editor && !!document.querySelector('.ace_text-input') && editor.session.getMode().$id === 'ace/mode/python' && !!document.querySelector('.ace_text-layer .ace_constant')`,
   steps: [
     {label: 'click into the code', tool: 'click', target: /textbox/},
     {label: 'go to the end', tool: 'press_key', key: 'Control+End'},
