@@ -13,7 +13,42 @@ import type {SnapNode} from './types.js';
 import {type UidAssignment, UidRegistry} from './uids.js';
 
 function isStaleContext(error: unknown): boolean {
-  return /context|Target closed|target has closed|No node|Could not find node|detached/i.test(errorMessage(error));
+  return /context|Target closed|target has closed|No node|Could not find node|detached|does not belong to the document/i.test(
+    errorMessage(error),
+  );
+}
+
+/** In the page: the host of the nearest closed shadow root the element is in, or null. */
+const CLOSED_HOST = `function() {
+  for (let root = this.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    if (root.mode === 'closed') return root.host;
+  }
+  return null;
+}`;
+
+/**
+ * Whether the element is now in a closed shadow root it was not in when the
+ * snapshot was taken: then it is not where the snapshot showed it (a page
+ * hides it from script on purpose), and no action should reach it. Chrome's
+ * tree lists closed roots' content under their hosts, so a node from it was
+ * already inside when its snapshot ancestors hold that host; the in-page walk
+ * never enters closed roots, so its nodes were outside.
+ */
+async function movedIntoClosedRoot(session: CdpSession, objectId: string, node: SnapNode): Promise<boolean> {
+  const {result} = await session.send('Runtime.callFunctionOn', {objectId, functionDeclaration: CLOSED_HOST});
+  if (result.subtype === 'null' || !result.objectId) {
+    return false;
+  }
+  if (!node.axAncestors) {
+    return true;
+  }
+  const {node: host} = await session.send('DOM.describeNode', {objectId: result.objectId});
+  for (const ancestor of node.axAncestors()) {
+    if (ancestor === host.backendNodeId) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The main-world object of a DOM node (text nodes stand for their element, as in the reference). */
@@ -31,6 +66,12 @@ async function mainWorldElement(session: CdpSession, backendNodeId: number): Pro
       'function() { return this.nodeType === 3 ? (this.parentElement ?? this.parentNode?.host ?? null) : this; }',
   });
   return parent.result.objectId;
+}
+
+function movedError(uid: string): Error {
+  return new Error(
+    `Element with uid ${uid} moved into a closed shadow root after the snapshot, so it is not the element the snapshot showed. Take a new snapshot to get current uids.`,
+  );
 }
 
 /** Per-page snapshot state: the latest tree, its uids, and uid → element resolution. */
@@ -86,7 +127,8 @@ export class SnapshotState implements ElementResolver {
   }
 
   async resolve(uid: string): Promise<ResolvedElement> {
-    const ref = this.node(uid).ref;
+    const node = this.node(uid);
+    const ref = node.ref;
     if (!ref) {
       throw staleElementError(uid);
     }
@@ -95,9 +137,15 @@ export class SnapshotState implements ElementResolver {
       if (!objectId) {
         throw staleElementError(uid);
       }
+      if (await movedIntoClosedRoot(ref.frame.session, objectId, node)) {
+        throw movedError(uid);
+      }
       return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key};
     } catch (error) {
-      if (error instanceof Error && error.message === staleElementError(uid).message) {
+      if (
+        error instanceof Error &&
+        (error.message === staleElementError(uid).message || error.message === movedError(uid).message)
+      ) {
         throw error;
       }
       if (isStaleContext(error)) {

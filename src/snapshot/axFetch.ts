@@ -87,6 +87,7 @@ export async function subtree(frame: FrameTarget, objectId: string): Promise<AxI
       const child = byId.get(childId);
       if (child) {
         item.children.push(child);
+        child.parent = item;
       }
     }
   }

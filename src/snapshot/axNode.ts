@@ -79,6 +79,8 @@ const TOKENS = ['autocomplete', 'haspopup', 'invalid', 'orientation', 'live', 'r
 
 export class AxItem {
   readonly children: AxItem[] = [];
+  /** The node whose children this one is among (undefined for a tree's or subtree's root). */
+  parent: AxItem | undefined;
   /** The content frame's snapshot root, for an Iframe node (attached as its last child). */
   frameRoot: SnapNode | undefined;
   readonly role: string;
@@ -293,6 +295,7 @@ export function linkAxTree(nodes: AXNode[]): {root: AxItem | undefined; items: A
       const child = byId.get(childId);
       if (child) {
         item.children.push(child);
+        child.parent = item;
       }
     }
   }

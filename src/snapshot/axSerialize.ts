@@ -6,7 +6,22 @@ export type Shell = (item: AxItem) => Pick<SnapNode, 'key' | 'ref' | 'backendNod
 
 /** An AX node as a snapshot node (role, name, the reference's properties). */
 export function snapNode(item: AxItem, children: SnapNode[], shell: Shell): SnapNode {
-  return {role: item.role, name: item.name, props: item.serializeProps(), children, ...shell(item)};
+  return {
+    role: item.role,
+    name: item.name,
+    props: item.serializeProps(),
+    children,
+    ...shell(item),
+    axAncestors: () => axAncestors(item),
+  };
+}
+
+function* axAncestors(item: AxItem): Iterable<number> {
+  for (let up = item.parent; up; up = up.parent) {
+    if (up.backendNodeId !== undefined) {
+      yield up.backendNodeId;
+    }
+  }
 }
 
 /**

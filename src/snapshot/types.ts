@@ -31,4 +31,10 @@ export interface SnapNode {
   ref: ElementRef | undefined;
   /** Chrome's id of the DOM node, when the node came from Chrome's tree. */
   backendNodeId?: number;
+  /**
+   * The DOM nodes of its ancestors in Chrome's tree, nearest first, when the
+   * node came from Chrome's tree (shadow hosts included, closed ones too);
+   * undefined for nodes of the in-page walk, which never enters a closed root.
+   */
+  axAncestors?: () => Iterable<number>;
 }
