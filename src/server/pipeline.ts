@@ -6,7 +6,9 @@ import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
+import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
@@ -88,6 +90,14 @@ export class Pipeline {
         `Unknown argument${plural ? 's' : ''} for tool "${name}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`,
       );
     }
+    // valibot takes an array for a record (index keys); JSON Schema does not.
+    const properties = (registered.inputSchema['properties'] ?? {}) as Record<string, {type?: unknown}>;
+    const arrayForObject = Object.keys(given).find(k => properties[k]?.type === 'object' && Array.isArray(given[k]));
+    if (arrayForObject) {
+      return fail(
+        `Invalid arguments for tool "${name}": "${arrayForObject}": Invalid type: Expected Object but received Array. Fix it and retry.`,
+      );
+    }
     const parsed = v.safeParse(registered.schema, given);
     if (!parsed.success) {
       return fail(
@@ -111,11 +121,16 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
+    // The downloads folder must be inside the roots, which the client may have changed.
+    await this.options.rootsReady?.();
+    await browser.downloads.refresh();
+    const downloadsMark = browser.downloads.mark();
     const handles = new BrowserHandle(browser, config, files);
     const context: ToolContext = {browser: handles, config, files, progress, tracing: tracingHandle(browser, files)};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;
+    let downloadsExpectedBefore: number | undefined;
     try {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
@@ -134,6 +149,7 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
+        downloadsExpectedBefore = page.downloadsExpected;
         const work = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
         await guardAgainstDialogs(browser, page, work, tool.name);
       } else {
@@ -150,13 +166,21 @@ export class Pipeline {
       files,
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
       error,
+      downloadsMark,
+      downloadsExpectedBefore,
     });
+    const text = response.render(state);
     return {
-      text: response.render(state),
+      text: config.maxOutputChars ? capText(text, config.maxOutputChars, outputHint(tool, response)) : text,
       images: state.error ? [] : [...response.images],
       isError: state.error !== undefined,
     };
   }
+}
+
+/** How to get what the server cap cut: the tool's own hint, the snapshot's, or the generic one. */
+function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): string {
+  return tool.outputHint ?? (response.wants.snapshot ? SNAPSHOT_OUTPUT_HINT : DEFAULT_OUTPUT_HINT);
 }
 
 function fail(text: string): ToolResult {

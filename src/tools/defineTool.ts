@@ -28,7 +28,7 @@ export const CATEGORY_FLAGS: Partial<
 };
 
 /** Experimental flags a tool may require (annotations.conditions). */
-export type ToolCondition = 'experimentalVision';
+export type ToolCondition = 'experimentalVision' | 'experimentalRawCdp';
 
 type Entries = v.ObjectEntries;
 
@@ -52,7 +52,14 @@ interface BaseTool<E extends Entries> {
   schema: E;
   /** Params holding file paths to check against the sandbox before the handler runs. */
   filePaths?: Array<keyof E & string>;
+  /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
+  outputHint?: string;
 }
+
+/** The hint for output that a cap cut, when the tool names none. */
+export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server with a larger --maxOutputChars.';
+
+export {SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 
 export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {
   pageScoped: false;
