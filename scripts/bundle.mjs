@@ -7,8 +7,10 @@
 //                                     only some calls need in chunks imported
 //                                     on first use (CDP client and launcher,
 //                                     HTTP transport)
-//   dist/vendor/                      the DevTools bundles (build/vendor/),
-//                                     still loaded only when a tool needs them
+//   dist/vendor/                      the DevTools and Lighthouse bundles
+//                                     (build/vendor/), still loaded only when a
+//                                     tool needs them, and get_page_text's
+//                                     in-page libraries (vendor/page-text/)
 //   dist/types/                       the library's declarations (index.d.ts and
 //                                     what it refers to; none names a package)
 //   dist/THIRD_PARTY_NOTICES          licenses of everything bundled
@@ -43,6 +45,17 @@ const STUBS = [
       'export class AjvJsonSchemaValidator { constructor() { throw new Error("Ajv is not bundled: pass jsonSchemaValidator."); } }',
     loader: 'js',
   },
+];
+
+/**
+ * get_page_text injects these into pages as source text (src/browser/pageTextLibs.ts
+ * reads them by file name): copied as they are, their packages named in the notices.
+ */
+const PAGE_TEXT_LIBRARIES = [
+  '@mozilla/readability/Readability.js',
+  '@mozilla/readability/Readability-readerable.js',
+  'turndown/lib/turndown.browser.cjs.js',
+  '@joplin/turndown-plugin-gfm/lib/turndown-plugin-gfm.cjs.js',
 ];
 
 const stubs = {
@@ -96,6 +109,7 @@ if (puppeteer.length) {
   process.exit(1);
 }
 cpSync(path.join(BUILD, 'vendor'), path.join(DIST, 'vendor'), {recursive: true});
+copyPageTextLibraries(path.join(DIST, 'vendor/page-text'));
 copyDeclarations(path.join(BUILD, 'src/index.d.ts'), path.join(DIST, 'types'));
 writeNotices(result.metafile);
 
@@ -142,9 +156,25 @@ function copyDeclarations(entry, outDir) {
   }
 }
 
+function copyPageTextLibraries(outDir) {
+  mkdirSync(outDir, {recursive: true});
+  for (const library of PAGE_TEXT_LIBRARIES) {
+    const file = path.join(ROOT, 'node_modules', library);
+    need(file, 'Run "npm install".');
+    cpSync(file, path.join(outDir, path.basename(library)));
+  }
+}
+
 /** Name, version and license text of every package in the bundle, after the DevTools notices. */
 function writeNotices(metafile) {
   const packages = new Map();
+  for (const library of PAGE_TEXT_LIBRARIES) {
+    const name = library
+      .split('/')
+      .slice(0, library.startsWith('@') ? 2 : 1)
+      .join('/');
+    packages.set(path.join(ROOT, 'node_modules', name), name);
+  }
   for (const input of Object.keys(metafile.inputs)) {
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input);
     if (match) {

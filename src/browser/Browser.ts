@@ -1,13 +1,41 @@
 import type {Protocol} from '../../protocol/index.js';
 import type {BrowserEndpoint} from '../cdp/browserEndpoint.js';
-import {CdpConnection} from '../cdp/CdpConnection.js';
+import {CdpConnection, type CdpSession} from '../cdp/CdpConnection.js';
+import {DEFAULT_DOWNLOADS_DIR} from '../cli/flagTable.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {canonicalPath} from '../util/sandbox.js';
+import {DownloadTracker, type FolderCheck} from './downloads.js';
+import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
 
+/** Where downloads go and how their folder is checked against the allowed roots. */
+export interface DownloadOptions {
+  dir: string;
+  /** By default any folder that can be resolved. */
+  check?: FolderCheck;
+}
+
+/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
+async function canonicalFolder(dir: string): Promise<string> {
+  const path = await canonicalPath(dir);
+  if (!path) {
+    throw new Error(`cannot resolve ${dir}`);
+  }
+  return path;
+}
+
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
+
+/**
+ * The URL our own helper tabs open with (writing localStorage of origins no
+ * page has open): they are never tracked as pages nor shown to tools.
+ */
+const INTERNAL_PAGE_URL = 'about:blank?cdp-mcp-internal';
+/** Bound of a helper tab's attach. */
+const INTERNAL_ATTACH_TIMEOUT_MS = 10_000;
 
 /** Browser-level worker targets; they load URLs on their own. */
 const WORKER_TYPES = new Set(['service_worker', 'shared_worker', 'worker']);
@@ -64,23 +92,41 @@ export class Browser {
   readonly #contexts = new Map<string, ContextRecord>();
   readonly #owners = new Map<number, PageOwner>();
   #defaultOwner: number | undefined;
+  /** Helper tabs by target id: their session once attached. */
+  readonly #internal = new Map<string, Deferred<CdpSession>>();
   #disconnected = false;
   #autoContextCounter = 1;
   #defaultContextId: string | undefined;
+
+  /** Network mocks, per browser context. */
+  readonly mocks: BrowserMocks;
+  /** Downloads of every context, into --downloadsDir. */
+  readonly downloads: DownloadTracker;
 
   private constructor(
     readonly connection: CdpConnection,
     readonly endpoint: BrowserEndpoint,
     readonly urlPolicy: UrlPolicy,
-  ) {}
+    downloads: DownloadOptions,
+  ) {
+    this.mocks = new BrowserMocks(urlPolicy);
+    this.downloads = new DownloadTracker(connection, downloads.dir, downloads.check ?? canonicalFolder, frameId =>
+      this.#pageOfFrame(frameId),
+    );
+  }
+
+  #pageOfFrame(frameId: string): Page | undefined {
+    return this.pages().find(p => p.mainFrameId === frameId || p.frames.oopif(frameId) !== undefined);
+  }
 
   static async connect(
     endpoint: BrowserEndpoint,
     wsHeaders?: Record<string, string>,
     urlPolicy: UrlPolicy = new UrlPolicy([], []),
+    downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
   ): Promise<Browser> {
     const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
-    const browser = new Browser(connection, endpoint, urlPolicy);
+    const browser = new Browser(connection, endpoint, urlPolicy, downloads);
     try {
       await browser.#init();
     } catch (error) {
@@ -135,6 +181,7 @@ export class Browser {
     });
     const contexts = await c.send('Target.getBrowserContexts').catch(() => undefined);
     this.#defaultContextId = contexts?.defaultBrowserContextId;
+    await this.downloads.addContext(undefined);
     await c.send('Target.setDiscoverTargets', {discover: true});
     await c.send('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
     // Existing pages are attached by setAutoAttach; wait until they are set up.
@@ -157,9 +204,18 @@ export class Browser {
       ]);
       return;
     }
+    if (targetInfo.type === 'page' && targetInfo.url === INTERNAL_PAGE_URL) {
+      let waiter = this.#internal.get(targetInfo.targetId);
+      if (!waiter) {
+        waiter = deferred<CdpSession>();
+        this.#internal.set(targetInfo.targetId, waiter);
+      }
+      waiter.resolve(c.session(sessionId, targetInfo.targetId, targetInfo.type));
+      return;
+    }
     const tracked = this.#pages.get(targetInfo.targetId);
     if (tracked && tracked.auxiliaryAttaches > 0 && tracked.session.id !== sessionId) {
-      // A second session someone on our side asked for (DevTools' CSS model): not a new page.
+      // A second session someone on our side asked for (DevTools' CSS model, Lighthouse): not a new page.
       tracked.auxiliaryAttaches--;
       return;
     }
@@ -175,7 +231,17 @@ export class Browser {
     }
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
-    const page = new Page(nextPageId++, session, targetInfo, contextName, this.urlPolicy);
+    if (contextName) {
+      void this.downloads.addContext(targetInfo.browserContextId);
+    }
+    const page = new Page(
+      nextPageId++,
+      session,
+      targetInfo,
+      contextName,
+      this.urlPolicy,
+      this.mocks.forContext(targetInfo.browserContextId),
+    );
     page.ownerId = this.#ownerFor(targetInfo);
     this.#pages.set(targetInfo.targetId, page);
     void page.init(waitingForDebugger).then(() => {
@@ -292,6 +358,7 @@ export class Browser {
   async createContext(ownerId: number, name: string | undefined): Promise<string> {
     const {browserContextId} = await this.connection.send('Target.createBrowserContext', {});
     this.#contexts.set(browserContextId, {ownerId, name});
+    await this.downloads.addContext(browserContextId);
     return browserContextId;
   }
 
@@ -307,6 +374,7 @@ export class Browser {
     const alive = contexts.filter(c => browserContextIds.includes(c.id));
     for (const {id, name} of alive) {
       this.#contexts.set(id, {ownerId, name});
+      await this.downloads.addContext(id);
       for (const page of this.#pages.values()) {
         if (page.browserContextId === id) {
           page.ownerId = ownerId;
@@ -320,6 +388,8 @@ export class Browser {
   /** Closes a context and every page in it. */
   async disposeContext(browserContextId: string): Promise<void> {
     this.#contexts.delete(browserContextId);
+    this.mocks.forget(browserContextId);
+    this.downloads.forgetContext(browserContextId);
     const gone = this.#targetsGone(browserContextId);
     try {
       await this.connection.send('Target.disposeBrowserContext', {browserContextId}, undefined, DISPOSE_CONTEXT_MS);
@@ -363,6 +433,42 @@ export class Browser {
   async closePage(page: Page): Promise<void> {
     await this.connection.send('Target.closeTarget', {targetId: page.targetId});
     this.#removePage(page);
+  }
+
+  /**
+   * Runs `work` in a hidden helper tab of a browser context (paused until
+   * `work` resumes it), and closes the tab afterwards whatever happens.
+   */
+  async withInternalPage<T>(
+    browserContextId: string | undefined,
+    work: (session: CdpSession) => Promise<T>,
+  ): Promise<T> {
+    const {targetId} = await this.connection.send('Target.createTarget', {
+      url: INTERNAL_PAGE_URL,
+      background: true,
+      ...(browserContextId ? {browserContextId} : {}),
+    });
+    let waiter = this.#internal.get(targetId);
+    if (!waiter) {
+      waiter = deferred<CdpSession>();
+      this.#internal.set(targetId, waiter);
+    }
+    try {
+      const session = await withTimeout(
+        waiter.promise,
+        INTERNAL_ATTACH_TIMEOUT_MS,
+        `A helper tab did not attach within ${INTERNAL_ATTACH_TIMEOUT_MS} ms.`,
+      );
+      return await work(session);
+    } finally {
+      this.#internal.delete(targetId);
+      await this.connection.send('Target.closeTarget', {targetId}).catch(() => undefined);
+    }
+  }
+
+  /** Whether a session is one the server drives (a page's, a frame's, a worker's, a helper tab's). */
+  ownsSession(sessionId: string): boolean {
+    return this.connection.findSession(sessionId) !== undefined;
   }
 
   /** Closes the connection; the browser itself is killed only when we launched it. */

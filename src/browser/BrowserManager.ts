@@ -2,6 +2,7 @@ import type {Config} from '../cli/options.js';
 import {errorMessage, sleep} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import type {Browser} from './Browser.js';
+import type {FolderCheck} from './downloads.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 /** Waits between attempts to reach an attached browser the first time (a typo should fail fast). */
@@ -32,7 +33,11 @@ export class BrowserManager {
   /** --blockedUrlPattern / --allowedUrlPattern, enforced on every target of the browser. */
   readonly urlPolicy: UrlPolicy;
 
-  constructor(readonly config: Config) {
+  constructor(
+    readonly config: Config,
+    /** Checks folders against the allowed roots (the downloads folder); by default any folder. */
+    readonly checkFolder?: FolderCheck,
+  ) {
     this.urlPolicy = new UrlPolicy(config.blockedUrlPatterns, config.allowedUrlPatterns);
   }
 
@@ -126,7 +131,10 @@ export class BrowserManager {
         });
     let browser: Browser;
     try {
-      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy);
+      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy, {
+        dir: c.downloadsDir,
+        check: this.checkFolder,
+      });
     } catch (error) {
       await endpoint.kill();
       throw new Error(

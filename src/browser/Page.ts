@@ -4,8 +4,10 @@ import {type Deferred, deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {EmulationState} from './emulationState.js';
 import {PageFrames} from './frames.js';
+import {MockSet} from './networkMocks.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
+import type {ScreenRecorder} from './recording/ScreenRecorder.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 export type DialogType = Protocol.Page.DialogType;
@@ -70,12 +72,20 @@ export class Page {
   closed = false;
   readonly emulation: EmulationState = {};
   /**
+   * Downloads the page's actions are known to have started (a link with a
+   * `download` attribute clicked, a navigation that turned into a download),
+   * counted since the page opened: responses wait for them to begin.
+   */
+  downloadsExpected = 0;
+  /**
    * Extra sessions to this page being attached (DevTools' own models use one):
    * their attach events are not new pages.
    */
   auxiliaryAttaches = 0;
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
+  /** The screencast being recorded on this page (screencast_start to screencast_stop). */
+  recording: ScreenRecorder | undefined;
   /** Console and network collectors, source maps, frame and worker sessions. */
   readonly instrumentation: PageInstrumentation;
   /** Out-of-process iframes and per-frame execution contexts. */
@@ -91,11 +101,13 @@ export class Page {
     /** Name of the isolated context the page is in, as its session knows it (undefined: the session's own). */
     public contextName: string | undefined,
     readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
+    /** The network mocks of the page's browser context. */
+    readonly mocks: MockSet = new MockSet(urlPolicy),
   ) {
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
-    this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation);
+    this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation, mocks);
     this.frames = new PageFrames(session);
     this.#listen();
   }
@@ -140,11 +152,13 @@ export class Page {
       }
       await enabled;
       const {frameTree} = await tree;
-      if (!this.loaderId) {
-        // Unless a navigation committed meanwhile (a popup loading while we set
-        // up): then its frameNavigated already told the newer URL.
-        this.loaderId = frameTree.frame.loaderId;
-        this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      const treeUrl = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      // A tree of the initial empty document (a popup) is older than a
+      // navigation seen while we waited: keep that navigation's URL.
+      const navigatedMeanwhile = this.loaderId !== '' && (treeUrl === '' || treeUrl === 'about:blank');
+      this.loaderId ||= frameTree.frame.loaderId;
+      if (!navigatedMeanwhile) {
+        this.url = treeUrl;
       }
       this.#ready.resolve();
     } catch (error) {
@@ -259,6 +273,8 @@ export class Page {
 
   dispose(): void {
     this.closed = true;
+    // The tab is gone and its recording with it: stop whatever still runs for it.
+    this.recording?.abandon();
     this.instrumentation.dispose();
     this.frames.dispose();
     for (const off of this.#unsubscribe) {

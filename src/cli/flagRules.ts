@@ -46,6 +46,12 @@ export const FLAG_RULES: readonly FlagRule[] = [
     needs: ['port'] as const,
     message: `--${flag} only applies to the HTTP server: add --port <n>.`,
   })),
+  {
+    flag: 'experimentalFfmpegPath',
+    needs: ['experimentalScreencast'],
+    message:
+      '--experimentalFfmpegPath is for the legacy screencast recorder: add --experimentalScreencast, or drop the path (Chrome records without ffmpeg).',
+  },
 ];
 
 /** Raw values by flag name, as far as the rules need them. */

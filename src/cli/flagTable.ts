@@ -8,8 +8,14 @@
  * Names are camelCase as chrome-devtools-mcp spells them; the command line
  * also takes them in kebab-case.
  */
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+
 import {defineFlags} from './flagSpec.js';
 import {httpUrl, jsonStringRecord, origins, size, urlPatterns, wsUrl} from './valueParsers.js';
+
+/** Where downloads go unless --downloadsDir says otherwise: inside the temp dir, which is always an allowed root. */
+export const DEFAULT_DOWNLOADS_DIR = join(tmpdir(), 'cdp-mcp-downloads');
 
 /** The flag table. Order matters: it is the order of --help and of the README within each group. */
 export const FLAGS = defineFlags({
@@ -113,6 +119,21 @@ export const FLAGS = defineFlags({
     group: 'tools',
     description: 'Enable `click_at` (clicks at page coordinates).',
   },
+  memoryDebugging: {
+    type: 'boolean',
+    group: 'tools',
+    alias: ['experimentalMemory'],
+    description: 'Enable the heap snapshot analysis tools (`take_heapsnapshot` is always on).',
+  },
+  heapSnapshotMemoryLimit: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    placeholder: '<MB>',
+    defaultText: 'half the RAM, at most 8192',
+    description:
+      'Memory in MB that loaded heap snapshots may use together; loading one more unloads the least recently used first.',
+  },
   categoryEmulation: {
     type: 'boolean',
     group: 'tools',
@@ -145,10 +166,61 @@ export const FLAGS = defineFlags({
     max: 100,
     description: 'Default jpeg and webp quality of `take_screenshot`.',
   },
+  screencastFps: {
+    type: 'number',
+    group: 'tools',
+    alias: ['experimentalScreencastFps'],
+    placeholder: '<fps>',
+    min: 1,
+    integer: true,
+    description:
+      'Frame rate of `screencast_start` recordings: the most Chrome records, or the constant rate of the legacy recorder (30 without this flag).',
+  },
+  experimentalScreencast: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Record screencasts the legacy way: PNG frames piped to ffmpeg (`.mp4` or `.webm`). Without it Chrome records `.mp4` itself and no ffmpeg is needed.',
+  },
+  experimentalFfmpegPath: {
+    type: 'string',
+    group: 'tools',
+    placeholder: '<path>',
+    description: 'The ffmpeg binary of the legacy screencast recorder (default: `ffmpeg` from PATH).',
+  },
   redactNetworkHeaders: {
     type: 'boolean',
     group: 'tools',
     description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
+  },
+  maxOutputChars: {
+    type: 'number',
+    group: 'tools',
+    min: 500,
+    placeholder: '<chars>',
+    defaultText: 'off',
+    description:
+      'Cap on the text of every tool response; longer output is cut at a line boundary with a note saying how much was left out and how to get it.',
+  },
+  experimentalRawCdp: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Enable `send_cdp_command` (one raw CDP command per call; commands that would break the server are refused).',
+  },
+  downloadsDir: {
+    type: 'string',
+    group: 'network',
+    placeholder: '<dir>',
+    default: DEFAULT_DOWNLOADS_DIR,
+    defaultText: '<OS temp dir>/cdp-mcp-downloads',
+    parse: raw => {
+      if (raw.trim() === '') {
+        throw new Error('--downloadsDir needs a folder path.');
+      }
+      return resolve(raw);
+    },
+    description: 'Folder downloads are saved to. It must be inside the allowed roots; downloads are refused otherwise.',
   },
   allowUnrestrictedPaths: {
     type: 'boolean',

@@ -6,6 +6,7 @@ import {
   formatPages,
   type PageSummary,
 } from './format.js';
+import {type DownloadView, formatStartedDownloads} from './formatDownloads.js';
 import {renderSections, type SectionName, type Sections} from './sections.js';
 
 export interface ImageContent {
@@ -17,12 +18,16 @@ export interface SnapshotRequest {
   verbose: boolean;
   /** Save the snapshot text to this (sandbox-checked) path instead of inlining it. */
   filePath?: string;
+  /** Only what changed since the page's previous snapshot. */
+  sinceLast?: boolean;
+  /** Cut the inline snapshot after this many characters (at a line boundary). */
+  maxChars?: number;
 }
 
 /** The parts a tool fills itself; the others come from the page state or the pipeline. */
 export type ToolSectionName = Exclude<
   SectionName,
-  'notes' | 'lines' | 'navigation' | 'emulation' | 'dialog' | 'pages' | 'snapshot' | 'error'
+  'notes' | 'lines' | 'navigation' | 'downloadsStarted' | 'emulation' | 'dialog' | 'pages' | 'snapshot' | 'error'
 >;
 
 /** What the server resolved for a finished call: the page state the response shows. */
@@ -35,6 +40,8 @@ export interface ResponseState {
   pages?: {note?: string; items: PageSummary[]};
   /** Resolved only when the tool asked for a snapshot. */
   snapshot?: string[];
+  /** Downloads that began during the call. */
+  downloads?: DownloadView[];
   /** The handler's (or the resolution's) failure. */
   error?: string;
 }
@@ -115,6 +122,9 @@ export class ResponseBuilder {
     }
     if (state.snapshot) {
       sections.snapshot = state.snapshot;
+    }
+    if (state.downloads?.length) {
+      sections.downloadsStarted = formatStartedDownloads(state.downloads);
     }
     if (state.error !== undefined) {
       sections.error = [`Error: ${state.error}`];

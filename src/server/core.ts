@@ -2,6 +2,7 @@ import {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
 import {createTools} from '../tools/registry.js';
 import {debug} from '../util/logger.js';
+import {PathSandbox} from '../util/sandbox.js';
 import {Pipeline} from './pipeline.js';
 import {CallScheduler} from './scheduler.js';
 import {McpSession, type SessionHost} from './session.js';
@@ -19,7 +20,10 @@ export class ServerCore implements SessionHost {
   #closing: Promise<void> | undefined;
 
   constructor(readonly config: Config) {
-    this.browsers = new BrowserManager(config);
+    // Until a call refreshes it with its session's roots, the downloads
+    // folder must be where a session without roots may write.
+    const rootless = new PathSandbox(config.allowUnrestrictedPaths);
+    this.browsers = new BrowserManager(config, dir => rootless.validate(dir));
     this.pipeline = new Pipeline({
       tools: createTools(config),
       config,

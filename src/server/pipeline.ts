@@ -5,8 +5,11 @@ import type {BrowserScope} from '../browser/BrowserScope.js';
 import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
+import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
+import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage} from '../util/async.js';
@@ -29,6 +32,8 @@ export interface CallSession {
   /** Scheduling key (one queue per session with --parallelSessions). */
   readonly id: number;
   readonly files: PathSandbox;
+  /** The heap snapshots this session took and loaded (memory tools). */
+  readonly heap: HeapSnapshots;
   /** Resolves once the client's roots are known (or immediately when it has none). */
   rootsReady(): Promise<void>;
   /** The session's BrowserScope (starts the browser on first use). */
@@ -43,8 +48,9 @@ export interface PipelineOptions {
   browsers: BrowserManager;
   /** Shared by every session of the server; a serial one by default. */
   scheduler?: CallScheduler;
-  /** For calls that name no session (a server with one client): its sandbox... */
+  /** For calls that name no session (a server with one client): its sandbox, heap snapshots... */
   files?: PathSandbox;
+  heap?: HeapSnapshots;
   /** ...and its roots. */
   rootsReady?: () => Promise<void>;
 }
@@ -96,6 +102,7 @@ export class Pipeline {
     this.#defaultSession ??= singleSession(
       this.options.browsers,
       this.options.files ?? new PathSandbox(this.options.config.allowUnrestrictedPaths),
+      this.options.heap ?? new HeapSnapshots(heapOptions(this.options.config)),
       this.options.rootsReady,
     );
     return this.#defaultSession;
@@ -134,6 +141,14 @@ export class Pipeline {
         `Unknown argument${plural ? 's' : ''} for tool "${name}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`,
       );
     }
+    // valibot takes an array for a record (index keys); JSON Schema does not.
+    const properties = (registered.inputSchema['properties'] ?? {}) as Record<string, {type?: unknown}>;
+    const arrayForObject = Object.keys(given).find(k => properties[k]?.type === 'object' && Array.isArray(given[k]));
+    if (arrayForObject) {
+      return fail(
+        `Invalid arguments for tool "${name}": "${arrayForObject}": Invalid type: Expected Object but received Array. Fix it and retry.`,
+      );
+    }
     const parsed = v.safeParse(registered.schema, given);
     if (!parsed.success) {
       return fail(
@@ -170,7 +185,7 @@ export class Pipeline {
     const {tool} = registered;
     const {config} = this.options;
     const {progress, signal, session} = call;
-    const {files} = session;
+    const {files, heap} = session;
     if (signal.aborted) {
       return fail(CANCELLED_TEXT);
     }
@@ -181,11 +196,17 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`);
     }
+    // The downloads folder must be inside this session's roots, which its client may have changed.
+    await session.rootsReady();
+    const {downloads} = scope.browser;
+    await downloads.refresh(dir => files.validate(dir));
+    const downloadsMark = downloads.mark();
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
       browser: handles,
       config,
       files,
+      heap,
       progress,
       signal,
       tracing: tracingHandle(scope, files),
@@ -193,6 +214,7 @@ export class Pipeline {
     const response = new ResponseBuilder();
     let error: string | undefined;
     let page: Page | undefined;
+    let downloadsExpectedBefore: number | undefined;
     try {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
@@ -212,6 +234,7 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
+        downloadsExpectedBefore = page.downloadsExpected;
         const handlerWork = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
         work = guardAgainstDialogs(scope, page, handlerWork, tool.name);
       } else {
@@ -238,9 +261,12 @@ export class Pipeline {
       files,
       notes: [session.takeNote()].filter((n): n is string => Boolean(n)),
       error,
+      downloadsMark,
+      downloadsExpectedBefore,
     });
+    const text = response.render(state);
     return {
-      text: response.render(state),
+      text: config.maxOutputChars ? capText(text, config.maxOutputChars, outputHint(tool, response)) : text,
       images: state.error ? [] : [...response.images],
       isError: state.error !== undefined,
     };
@@ -253,12 +279,14 @@ let nextSessionId = 1;
 export function singleSession(
   browsers: BrowserManager,
   files: PathSandbox,
+  heap: HeapSnapshots,
   rootsReady: (() => Promise<void>) | undefined,
   holder: ScopeHolder = new ScopeHolder(browsers, {defaultContext: true}),
 ): CallSession {
   return {
     id: nextSessionId++,
     files,
+    heap,
     rootsReady: () => rootsReady?.() ?? Promise.resolve(),
     scope: () => holder.get(),
     takeNote: () => holder.takeNote(),
@@ -282,6 +310,11 @@ async function settleWithin(work: Promise<unknown>, ms: number, toolName: string
   if (outcome === 'late') {
     warn(`${toolName} was cancelled but did not stop within ${ms} ms; the next call runs anyway.`);
   }
+}
+
+/** How to get what the server cap cut: the tool's own hint, the snapshot's, or the generic one. */
+function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): string {
+  return tool.outputHint ?? (response.wants.snapshot ? SNAPSHOT_OUTPUT_HINT : DEFAULT_OUTPUT_HINT);
 }
 
 function fail(text: string): ToolResult {

@@ -9,6 +9,7 @@ import {
 import type {BrowserManager} from '../browser/BrowserManager.js';
 import type {BrowserScope} from '../browser/BrowserScope.js';
 import type {Config} from '../cli/options.js';
+import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
@@ -50,6 +51,8 @@ export class McpSession implements CallSession {
   readonly id = nextSessionId++;
   readonly server: Server;
   readonly files: PathSandbox;
+  /** The heap snapshots this session took and loaded (its own heap host, started on first use). */
+  readonly heap: HeapSnapshots;
   readonly #holder: ScopeHolder;
   readonly #roots = deferred<void>();
   #inFlight = 0;
@@ -64,6 +67,7 @@ export class McpSession implements CallSession {
   ) {
     const {config} = host;
     this.files = new PathSandbox(config.allowUnrestrictedPaths);
+    this.heap = new HeapSnapshots(heapOptions(config));
     this.#holder = new ScopeHolder(host.browsers, {defaultContext: options.defaultContext});
     this.#idle.resolve();
     this.server = new Server(
@@ -134,6 +138,7 @@ export class McpSession implements CallSession {
     await withTimeout(this.#idle.promise, CLOSE_CALLS_MS, 'calls').catch(() => undefined);
     this.host.pipeline.scheduler.forget(this.id);
     await this.#holder.close().catch((error: unknown) => debug('closing the session scope failed', error));
+    await this.heap.dispose().catch((error: unknown) => debug('stopping the heap host failed', error));
     for (const listener of this.#closeListeners) {
       listener();
     }

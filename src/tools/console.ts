@@ -37,6 +37,7 @@ export const listConsoleMessages = definePageTool({
     'List console messages of the page since its last navigation: console.* calls, uncaught errors, browser log entries and DevTools issues, with msgids for get_console_message.',
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
+  outputHint: 'Page through the messages with pageSize and pageIdx, or filter them with types.',
   schema: {
     ...paginationEntries('Messages'),
     types: v.optional(

@@ -9,14 +9,24 @@
  */
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
+import type {HeapSnapshotProgress} from '../browser/heapSnapshot.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
+import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
+import type {PageText, PageTextFormat} from '../browser/pageText.js';
+import type {RawOutcome, RawTarget} from '../browser/rawCdp.js';
+import type {VideoContainer} from '../browser/recording/ffmpegRecorder.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
+import type {StorageState} from '../browser/storageFormat.js';
+import type {StorageLoadReport} from '../browser/storageState.js';
 import type {Config} from '../cli/options.js';
+import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
+import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse/runLighthouse.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ProgressReporter} from '../util/progress.js';
 
@@ -26,15 +36,30 @@ export interface ToolFiles {
   validate(path: string): Promise<string>;
   /** Writes `data` to `path` with its extension forced to `ext`; returns the path written. */
   save(data: Uint8Array | string, path: string, ext: string): Promise<string>;
+  /** Reads a file inside the allowed roots, up to `maxBytes`; throws with what to do otherwise. */
+  read(path: string, maxBytes: number): Promise<Buffer>;
   /** Writes `data` to a new file in a fresh temp folder; returns its path. */
   saveTemporary(data: Uint8Array | string, filename: string): Promise<string>;
+  /** Like save, for content produced chunk by chunk (removed again if producing fails). */
+  saveStreamed(path: string, ext: string, produce: (write: (chunk: string) => void) => Promise<void>): Promise<string>;
+  /** A path for `filename` in a fresh temp folder, for a file written later. */
+  temporaryPath(filename: string): Promise<string>;
+  /** Removes the temp folder temporaryPath made for `path`. */
+  discardTemporary(path: string): Promise<void>;
 }
+
+/** Heap snapshots loaded for analysis (in the heap host process) and those taken in this session. */
+export type ToolHeapSnapshots = Pick<
+  HeapSnapshots,
+  'noteTaken' | 'pathOrLatest' | 'pairOrLatest' | 'query' | 'diff' | 'close'
+>;
 
 /** What a handler gets besides its params. */
 export interface ToolContext {
   readonly browser: ToolBrowser;
   readonly config: Config;
   readonly files: ToolFiles;
+  readonly heap: ToolHeapSnapshots;
   /**
    * Reports a step of a long call (an MCP progress notification when the
    * client asked for them; at most one per 500 ms, the latest step wins).
@@ -65,9 +90,12 @@ export interface ToolBrowser {
   pageCount(): number;
   /** Makes a page the selected one; throws for unknown ids. */
   selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void>;
-  closePage(pageId: number): Promise<void>;
+  /** Closes a page; a screencast it was recording is stopped and saved first (its path is returned). */
+  closePage(pageId: number): Promise<{savedRecording?: string}>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
+  /** Every download of this browser session, oldest first. */
+  downloads(): readonly DownloadRecord[];
 }
 
 /** One page, as page-scoped tools use it. */
@@ -77,6 +105,8 @@ export interface ToolPage {
   /** The unanswered dialog the page shows, if any. */
   readonly dialog: OpenDialog | undefined;
   readonly emulation: Readonly<EmulationState>;
+  /** Its browser context, for messages: `the default browser context` or `isolated context "<name>"`. */
+  readonly contextLabel: string;
 
   /** Navigates (URL, history, reload); failures come back in the outcome, not as throws. */
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome>;
@@ -89,8 +119,20 @@ export interface ToolPage {
   screenshot(request: ScreenshotRequest): Promise<string>;
   /** Makes `state` the page's whole emulation state. */
   emulate(state: EmulationState): Promise<void>;
+  /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText>;
+  /** Sends one raw CDP command to the page's session or the browser; throws when it is refused. */
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome>;
   /** Sets the size of the page's content area (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
+  /** A heap snapshot of the page's JS heap, handed to `write` chunk by chunk as Chrome sends it. */
+  captureHeapSnapshot(write: (chunk: string) => void, onProgress?: HeapSnapshotProgress): Promise<void>;
+  /**
+   * Runs a Lighthouse audit of the page over a session of its own; Lighthouse
+   * emulates the device (and reloads the page in navigation mode), after which
+   * the page's own emulation is restored.
+   */
+  lighthouse(options: {mode: AuditMode; device: AuditDevice; progress: ProgressReporter}): Promise<LighthouseRun>;
   /** Starts the server's performance trace on this page (optionally of a fresh reload). */
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
   /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
@@ -101,6 +143,28 @@ export interface ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly screencast: ToolScreencast;
+  readonly storage: ToolStorage;
+}
+
+/** The page's screencast (video) recording: one at a time per page. */
+export interface ToolScreencast {
+  /** Where the recording in progress will be saved; undefined when none is. */
+  readonly filePath: string | undefined;
+  /** Starts recording with Chrome's recorder (mp4), or with ffmpeg when `ffmpeg` is given. */
+  start(options: {filePath: string; fps?: number; ffmpeg?: {container: VideoContainer; path?: string}}): Promise<void>;
+  /** Stops the recording and returns its video; afterwards (also on failure) none is in progress. */
+  stop(): Promise<{filePath: string; data: Uint8Array}>;
+}
+
+/** The login state (cookies and web storage) of the page's browser context. */
+export interface ToolStorage {
+  /** The context's cookies and the storage of the origins its pages have open. */
+  save(): Promise<StorageState>;
+  /** Parses and checks a state file's text completely; throws saying what is wrong. */
+  parse(text: string): StorageState;
+  /** Applies a checked state to the context (all of it, or nothing when it fails). */
+  load(state: StorageState): Promise<StorageLoadReport>;
 }
 
 /**
@@ -138,4 +202,10 @@ export interface ToolNetwork {
   requestBody(record: NetworkRecord): Promise<string | undefined>;
   /** The response body (undefined when it is gone, too large or never existed). */
   responseBody(record: NetworkRecord): Promise<Buffer | undefined>;
+  /** Answers matching requests of the page's browser context from now on (newest mock first). */
+  mock(spec: MockSpec): Promise<NetworkMock>;
+  /** Removes the context's mocks with this exact pattern (all when undefined); returns them. */
+  clearMocks(urlPattern: string | undefined): Promise<NetworkMock[]>;
+  /** The context's active mocks, newest first. */
+  mocks(): readonly NetworkMock[];
 }

@@ -6,7 +6,7 @@ import type {ToolContext, ToolPage} from './context.js';
 
 export type {ToolContext, ToolPage} from './context.js';
 
-export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging';
+export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging' | 'memory';
 
 /** Human label of each category, used in messages. */
 export const CATEGORY_LABELS: Record<ToolCategory, string> = {
@@ -16,6 +16,7 @@ export const CATEGORY_LABELS: Record<ToolCategory, string> = {
   performance: 'Performance',
   network: 'Network',
   debugging: 'Debugging',
+  memory: 'Memory',
 };
 
 /** Flags that turn categories off (all are on by default). */
@@ -28,7 +29,7 @@ export const CATEGORY_FLAGS: Partial<
 };
 
 /** Experimental flags a tool may require (annotations.conditions). */
-export type ToolCondition = 'experimentalVision';
+export type ToolCondition = 'experimentalVision' | 'experimentalRawCdp' | 'memoryDebugging';
 
 type Entries = v.ObjectEntries;
 
@@ -60,7 +61,14 @@ interface BaseTool<E extends Entries> {
    * without it every call is serial anyway.
    */
   browserWide?: string;
+  /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
+  outputHint?: string;
 }
+
+/** The hint for output that a cap cut, when the tool names none. */
+export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server with a larger --maxOutputChars.';
+
+export {SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 
 export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {
   pageScoped: false;

@@ -3,15 +3,19 @@
  * and the input layer. Glue only: each member delegates to the layer that
  * knows how; no CDP here.
  */
+import {extname} from 'node:path';
+
 import {requestBody, responseBody} from '../browser/bodies.js';
 import type {Browser} from '../browser/Browser.js';
 import type {BrowserScope} from '../browser/BrowserScope.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
+import {captureHeapSnapshot, type HeapSnapshotProgress} from '../browser/heapSnapshot.js';
 import {
   type NavigationOptions,
   type NavigationOutcome,
@@ -19,11 +23,17 @@ import {
   performNavigation,
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
+import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
+import {startRecording, stopRecording} from '../browser/recording/screencast.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
+import {parseStorageText} from '../browser/storageFormat.js';
+import {applyStorageState, captureStorageState} from '../browser/storageState.js';
 import {waitForText} from '../browser/waitForText.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
+import {type LighthouseRun, runLighthouse} from '../devtools/lighthouse/runLighthouse.js';
 import {formatInsight} from '../devtools/trace/analysis.js';
 import {deviceScopeOf, type StopResult, tracerFor} from '../devtools/trace/PerformanceTracer.js';
 import {
@@ -37,7 +47,17 @@ import {
   uploadToElement,
 } from '../input/perform.js';
 import {type CallControl, NO_CALL_CONTROL, type ProgressReporter} from '../util/progress.js';
-import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage, ToolTracing} from './context.js';
+import type {
+  ToolBrowser,
+  ToolConsole,
+  ToolFiles,
+  ToolInput,
+  ToolNetwork,
+  ToolPage,
+  ToolScreencast,
+  ToolStorage,
+  ToolTracing,
+} from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
   constructor(
@@ -66,12 +86,24 @@ export class BrowserHandle implements ToolBrowser {
     }
   }
 
-  async closePage(pageId: number): Promise<void> {
-    await this.scope.closePage(this.scope.getPageById(pageId));
+  async closePage(pageId: number): Promise<{savedRecording?: string}> {
+    const page = this.scope.getPageById(pageId);
+    let savedRecording: string | undefined;
+    if (page.recording) {
+      // Closing the tab would lose the video: finish it first.
+      const {filePath, data} = await stopRecording(page);
+      savedRecording = await this.files.save(data, filePath, extname(filePath));
+    }
+    await this.scope.closePage(page);
+    return savedRecording ? {savedRecording} : {};
   }
 
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
     return new PageHandle(await this.scope.newPage(options), this);
+  }
+
+  downloads(): readonly DownloadRecord[] {
+    return this.browser.downloads.list();
   }
 }
 
@@ -79,6 +111,8 @@ export class PageHandle implements ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly screencast: ToolScreencast;
+  readonly storage: ToolStorage;
 
   constructor(
     readonly page: Page,
@@ -87,6 +121,8 @@ export class PageHandle implements ToolPage {
     this.input = pageInput(page, owner.control);
     this.console = pageConsole(page, owner.files, owner.config);
     this.network = pageNetwork(page);
+    this.screencast = pageScreencast(page);
+    this.storage = pageStorage(page, owner.browser);
     this.#connection = () => owner.browser.connection;
     this.#control = owner.control;
   }
@@ -110,6 +146,10 @@ export class PageHandle implements ToolPage {
     return this.page.emulation;
   }
 
+  get contextLabel(): string {
+    return this.page.contextName ? `isolated context "${this.page.contextName}"` : 'the default browser context';
+  }
+
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome> {
     return performNavigation(this.page, request, options, this.#control);
   }
@@ -130,12 +170,24 @@ export class PageHandle implements ToolPage {
     return captureScreenshot(this.page, request);
   }
 
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {
+    return sendRawCommand(this.owner.browser, this.page, method, params, target);
+  }
+
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {
+    return extractPageText(this.page, format, uid);
+  }
+
   emulate(state: EmulationState): Promise<void> {
     return emulatePage(this.page, state);
   }
 
   resize(width: number, height: number): Promise<void> {
     return resizeContent(this.#connection(), this.page.targetId, width, height);
+  }
+
+  captureHeapSnapshot(write: (chunk: string) => void, onProgress?: HeapSnapshotProgress): Promise<void> {
+    return captureHeapSnapshot(this.page, write, onProgress);
   }
 
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void> {
@@ -153,8 +205,22 @@ export class PageHandle implements ToolPage {
     return cssStylesText(this.page, uid, pageSize, pageIdx);
   }
 
+  lighthouse(options: Parameters<ToolPage['lighthouse']>[0]): Promise<LighthouseRun> {
+    return runLighthouse(this.page, options);
+  }
+
   readonly #tracer = () => tracerFor(this.#browser());
   readonly #browser: () => Browser = () => this.owner.browser;
+}
+
+function pageScreencast(page: Page): ToolScreencast {
+  return {
+    get filePath() {
+      return page.recording?.filePath;
+    },
+    start: options => startRecording(page, options),
+    stop: () => stopRecording(page),
+  };
 }
 
 /**
@@ -224,5 +290,16 @@ function pageNetwork(page: Page): ToolNetwork {
     find: id => collector().findById(id),
     requestBody: (record: NetworkRecord) => requestBody(record),
     responseBody: (record: NetworkRecord) => responseBody(record),
+    mock: spec => page.mocks.add(spec),
+    clearMocks: urlPattern => page.mocks.clear(urlPattern),
+    mocks: () => page.mocks.list(),
+  };
+}
+
+function pageStorage(page: Page, browser: Browser): ToolStorage {
+  return {
+    save: () => captureStorageState(browser, page),
+    parse: text => parseStorageText(text),
+    load: state => applyStorageState(browser, page, state),
   };
 }

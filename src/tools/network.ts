@@ -44,6 +44,7 @@ function summary(record: NetworkRecord): RequestSummary {
     method: record.method,
     url: record.url,
     status: requestStatus(record.response, record.failure),
+    ...(record.mockedBy === undefined ? {} : {mockedBy: record.mockedBy}),
   };
 }
 
@@ -53,6 +54,7 @@ export const listNetworkRequests = definePageTool({
     'List the network requests of the page since its last navigation (each redirect hop is its own entry), with reqids for get_network_request.',
   annotations: {category: 'network', readOnlyHint: true},
   blockedByDialog: false,
+  outputHint: 'Page through the requests with pageSize and pageIdx, or filter them with resourceTypes.',
   schema: {
     ...paginationEntries('Requests'),
     resourceTypes: v.optional(
@@ -85,6 +87,7 @@ export const getNetworkRequest = definePageTool({
   annotations: {category: 'network', readOnlyHint: false},
   blockedByDialog: true,
   filePaths: ['requestFilePath', 'responseFilePath'],
+  outputHint: 'Save the bodies to files with requestFilePath and responseFilePath.',
   schema: {
     reqid: v.optional(v.pipe(v.number(), v.description('The reqid of a request from list_network_requests.'))),
     requestFilePath: v.optional(

@@ -5,15 +5,40 @@ import type {Config} from '../cli/options.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {getCssStyles} from './css.js';
 import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
+import {listDownloads} from './downloads.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
+import {lighthouseAudit} from './lighthouse.js';
+import {
+  closeHeapSnapshot,
+  getHeapSnapshotClassNodes,
+  getHeapSnapshotDetails,
+  getHeapSnapshotDuplicateStrings,
+  getHeapSnapshotSummary,
+  queryHeapSnapshotObjects,
+  takeHeapSnapshot,
+} from './memory.js';
+import {
+  analyzeHeapSnapshotContexts,
+  compareHeapSnapshots,
+  getHeapSnapshotDominators,
+  getHeapSnapshotEdges,
+  getHeapSnapshotObjectDetails,
+  getHeapSnapshotRetainers,
+  getHeapSnapshotRetainingPaths,
+} from './memoryGraph.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
+import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {getPageText} from './pageText.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
+import {sendCdpCommand} from './rawCdp.js';
+import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {takeSnapshot} from './snapshot.js';
+import {loadStorageState, saveStorageState} from './storage.js';
 
 /** Every tool family, explicitly. */
 export const TOOL_SOURCES: ToolSource[] = [
@@ -42,6 +67,30 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  lighthouseAudit,
+  screencastStart,
+  screencastStop,
+  mockNetworkRequest,
+  clearNetworkMocks,
+  saveStorageState,
+  loadStorageState,
+  listDownloads,
+  getPageText,
+  sendCdpCommand,
+  takeHeapSnapshot,
+  closeHeapSnapshot,
+  getHeapSnapshotSummary,
+  getHeapSnapshotDetails,
+  getHeapSnapshotClassNodes,
+  getHeapSnapshotDuplicateStrings,
+  queryHeapSnapshotObjects,
+  getHeapSnapshotRetainers,
+  getHeapSnapshotEdges,
+  getHeapSnapshotDominators,
+  getHeapSnapshotRetainingPaths,
+  getHeapSnapshotObjectDetails,
+  analyzeHeapSnapshotContexts,
+  compareHeapSnapshots,
   performanceStartTrace,
   performanceStopTrace,
   performanceAnalyzeInsight,
