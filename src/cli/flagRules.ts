@@ -40,7 +40,22 @@ export const FLAG_RULES: readonly FlagRule[] = [
       '--executablePath, --userDataDir and --channel are for launching; drop them when attaching with --browserUrl/--wsEndpoint.',
   },
   {flag: 'wsHeaders', needs: ['wsEndpoint']},
+  {
+    excludes: [['autoConnect'], ['browserUrl', 'wsEndpoint', 'executablePath', 'isolated']],
+    message:
+      '--autoConnect attaches to the Chrome running on your profile; drop --browserUrl/--wsEndpoint/--executablePath/--isolated.',
+  },
+  {
+    excludes: [['categoryPwa'], ['autoConnect', 'browserUrl', 'wsEndpoint']],
+    message:
+      '--categoryPwa is only supported with a pipe connection (a Chrome this server launches); autoConnect, browserUrl, and wsEndpoint are not supported.',
+  },
   {excludes: [['blockedUrlPattern'], ['allowedUrlPattern']]},
+  {
+    excludes: [['allowUnrestrictedPaths'], ['filesystemRoot']],
+    message: '--allowUnrestrictedPaths is the older spelling of --filesystemRoot /: use one of them.',
+  },
+  {flag: 'experimentalFfmpegPath', needs: ['experimentalScreencast']},
 ];
 
 /** Raw values by flag name, as far as the rules need them. */

@@ -8,6 +8,7 @@
 export const FLAG_GROUPS = {
   launch: 'Launching Chrome',
   attach: 'Attaching to a running Chrome',
+  categories: 'Tool categories',
   tools: 'Tools and their output',
   network: 'Network and files',
   logging: 'Logging',
@@ -61,6 +62,8 @@ export interface NumberSpec extends CommonSpec {
   min?: number;
   /** Largest accepted value. */
   max?: number;
+  /** Only whole numbers. */
+  integer?: boolean;
   /** Without one, the Config field is optional. */
   default?: number;
 }

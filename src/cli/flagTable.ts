@@ -8,8 +8,10 @@
  * Names are camelCase as chrome-devtools-mcp spells them; the command line
  * also takes them in kebab-case.
  */
+import {CATEGORY_FLAG_TABLE} from './categoryFlags.js';
 import {defineFlags} from './flagSpec.js';
-import {httpUrl, jsonStringRecord, size, urlPatterns, wsUrl} from './valueParsers.js';
+import {TOOL_FLAG_TABLE} from './toolFlags.js';
+import {existingDirectories, httpUrl, jsonStringRecord, size, urlPatterns, wsUrl} from './valueParsers.js';
 
 /** The flag table. Order matters: it is the order of --help and of the README within each group. */
 export const FLAGS = defineFlags({
@@ -30,7 +32,7 @@ export const FLAGS = defineFlags({
     type: 'string',
     group: 'launch',
     choices: ['stable', 'beta', 'dev', 'canary'],
-    description: 'Installed Chrome channel to launch.',
+    description: 'Installed Chrome channel to launch (with `--autoConnect`: whose running Chrome to attach to).',
   },
   isolated: {
     type: 'boolean',
@@ -43,7 +45,7 @@ export const FLAGS = defineFlags({
     placeholder: '<dir>',
     defaultText: '~/.cache/cdp-mcp/chrome-profile',
     description:
-      'Profile directory of the launched Chrome (beta, dev and canary get their own: `chrome-profile-<channel>`).',
+      'Profile directory of the launched Chrome (beta, dev and canary get their own: `chrome-profile-<channel>`). With `--autoConnect`: the profile of the running Chrome to attach to.',
   },
   viewport: {
     type: 'string',
@@ -93,6 +95,12 @@ export const FLAGS = defineFlags({
     parse: wsUrl,
     description: 'Attach to a running Chrome through its browser WebSocket URL (`ws://…/devtools/browser/<id>`).',
   },
+  autoConnect: {
+    type: 'boolean',
+    group: 'attach',
+    description:
+      "Attach to the Chrome already running on the user's own profile of `--channel` (default stable; or the profile in `--userDataDir`), found through its `DevToolsActivePort` file. Turn on remote debugging in that Chrome first, at chrome://inspect/#remote-debugging. It is never closed by the server.",
+  },
   wsHeaders: {
     type: 'string',
     group: 'attach',
@@ -101,59 +109,22 @@ export const FLAGS = defineFlags({
     description:
       'JSON object of extra WebSocket handshake headers for `--wsEndpoint`, e.g. `{"Authorization":"Bearer …"}`.',
   },
-  pageIdRouting: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
+  filesystemRoot: {
+    type: 'array',
+    group: 'network',
+    alias: ['workspace'],
+    key: 'filesystemRoots',
+    placeholder: '<dir>',
+    defaultText: 'the OS temp dir',
+    parse: existingDirectories,
     description:
-      'Page-scoped tools take a required `pageId`, as in chrome-devtools-mcp 1.11. `--no-page-id-routing` makes them act on the selected page.',
-  },
-  experimentalVision: {
-    type: 'boolean',
-    group: 'tools',
-    description: 'Enable `click_at` (clicks at page coordinates).',
-  },
-  categoryEmulation: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
-    description: 'Emulation tools (`emulate`, `resize_page`); `=false` removes them.',
-  },
-  categoryPerformance: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
-    description: 'Performance tools; `=false` removes them.',
-  },
-  categoryNetwork: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
-    description: 'Network tools (`list_network_requests`, `get_network_request`); `=false` removes them.',
-  },
-  screenshotFormat: {
-    type: 'string',
-    group: 'tools',
-    choices: ['png', 'jpeg', 'webp'],
-    default: 'png',
-    description: 'Default format of `take_screenshot`.',
-  },
-  screenshotQuality: {
-    type: 'number',
-    group: 'tools',
-    min: 0,
-    max: 100,
-    description: 'Default jpeg and webp quality of `take_screenshot`.',
-  },
-  redactNetworkHeaders: {
-    type: 'boolean',
-    group: 'tools',
-    description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
+      'A directory file tools may read and write when the MCP client sends no roots (the OS temp dir always counts).',
   },
   allowUnrestrictedPaths: {
     type: 'boolean',
     group: 'network',
-    description: 'When the client sends no MCP roots, allow file writes anywhere (else only inside the OS temp dir).',
+    description:
+      'Deprecated (use `--filesystemRoot /`): when the client sends no MCP roots, file tools may read and write anywhere.',
   },
   blockedUrlPattern: {
     type: 'array',
@@ -171,12 +142,34 @@ export const FLAGS = defineFlags({
     parse: urlPatterns,
     description: 'URL pattern the browser may load; everything else is blocked.',
   },
+  ...CATEGORY_FLAG_TABLE,
+  ...TOOL_FLAG_TABLE,
   logFile: {
     type: 'string',
     group: 'logging',
     placeholder: '<path>',
     description:
       'Write debug logs to this file. Logs never go to stdout; without this flag only warnings go to stderr (`CDP_MCP_DEBUG=1` for everything).',
+  },
+  experimentalDataFormat: {
+    type: 'string',
+    group: 'compatibility',
+    choices: ['default', 'toon', 'gcf'],
+    noEffect: 'output is always the default text format (TOON and GCF encodings are not offered)',
+    description: 'Compact encodings of lists and snapshots in chrome-devtools-mcp.',
+  },
+  experimentalToonFormat: {
+    type: 'boolean',
+    group: 'compatibility',
+    noEffect: 'see `--experimentalDataFormat`',
+    description: 'Older spelling of `--experimentalDataFormat=toon`.',
+  },
+  devtoolsComments: {
+    type: 'boolean',
+    group: 'compatibility',
+    noEffect:
+      'the DevTools comments tools of chrome-devtools-mcp are an internal work in progress there and not offered here',
+    description: 'DevTools comments tools.',
   },
   experimentalPageIdRouting: {
     type: 'boolean',
@@ -187,7 +180,7 @@ export const FLAGS = defineFlags({
   usageStatistics: {
     type: 'boolean',
     group: 'compatibility',
-    noEffect: 'this server sends no telemetry',
+    noEffect: 'this server collects and sends no usage statistics or other telemetry',
     description: 'Usage statistics.',
   },
   performanceCrux: {
@@ -196,6 +189,19 @@ export const FLAGS = defineFlags({
     noEffect:
       'this server never contacts the Chrome UX Report: trace summaries print field data as `n/a – no data for this page in CrUX`, as the reference does without CrUX',
     description: 'Field data from the Chrome UX Report in performance insights.',
+  },
+  viaCli: {
+    type: 'boolean',
+    group: 'meta',
+    description:
+      'Set by `cdp-mcp start` for its background server: `pageId` becomes optional (page-scoped tools default to the selected page).',
+  },
+  config: {
+    type: 'string',
+    group: 'meta',
+    placeholder: '<file.json>',
+    description:
+      'Read flags from a JSON object with the flag names as keys (`{"headless": true, "chromeArg": ["--lang=de"]}`); flags on the command line win.',
   },
   help: {
     type: 'boolean',

@@ -93,10 +93,14 @@ export function createServer(config: Config): CdpMcpServer {
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: pipeline.listed().map(({tool, inputSchema}) => ({
+    tools: pipeline.listed().map(({tool, inputSchema, outputSchema}) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: inputSchema as {type: 'object'; properties?: Record<string, object>},
+      // Declared only when results carry structured content: clients check results against it.
+      ...(config.experimentalStructuredContent
+        ? {outputSchema: outputSchema as {type: 'object'; properties?: Record<string, object>}}
+        : {}),
       annotations: {title: tool.name, readOnlyHint: tool.annotations.readOnlyHint},
     })),
   }));
@@ -112,6 +116,7 @@ export function createServer(config: Config): CdpMcpServer {
         {type: 'text', text: result.text},
         ...result.images.map(image => ({type: 'image' as const, data: image.data, mimeType: image.mimeType})),
       ],
+      ...(config.experimentalStructuredContent ? {structuredContent: result.structured} : {}),
       ...(result.isError ? {isError: true} : {}),
     };
   });

@@ -20,6 +20,8 @@ export interface ToolResult {
   text: string;
   images: ImageContent[];
   isError: boolean;
+  /** The same facts as JSON (clients get it with --experimentalStructuredContent). */
+  structured: Record<string, unknown>;
 }
 
 export interface PipelineOptions {
@@ -70,10 +72,10 @@ export class Pipeline {
       );
     }
     if (registered.disabledReason) {
-      return fail(registered.disabledReason);
+      return fail(registered.disabledReason, registered.tool.slim);
     }
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
-      return fail(`Arguments for tool "${name}" must be a JSON object.`);
+      return fail(`Arguments for tool "${name}" must be a JSON object.`, registered.tool.slim);
     }
     const given = (args ?? {}) as Record<string, unknown>;
     const expected = Object.keys(registered.schema.entries);
@@ -86,12 +88,14 @@ export class Pipeline {
         : 'This tool does not accept any arguments.';
       return fail(
         `Unknown argument${plural ? 's' : ''} for tool "${name}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`,
+        registered.tool.slim,
       );
     }
     const parsed = v.safeParse(registered.schema, given);
     if (!parsed.success) {
       return fail(
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
+        registered.tool.slim,
       );
     }
     return this.#queue.add(() => this.#execute(registered, parsed.output as Record<string, unknown>, progress));
@@ -109,7 +113,7 @@ export class Pipeline {
       browser = await browsers.get();
     } catch (error) {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
-      return fail(`${errorMessage(error)}${cause}`);
+      return fail(`${errorMessage(error)}${cause}`, tool.slim);
     }
     const handles = new BrowserHandle(browser, config, files);
     const context: ToolContext = {browser: handles, config, files, progress, tracing: tracingHandle(browser, files)};
@@ -125,7 +129,8 @@ export class Pipeline {
         }
       }
       if (tool.pageScoped) {
-        page = config.pageIdRouting ? browser.getPageById(params['pageId'] as number) : browser.getSelectedPage();
+        const pageId = params['pageId'];
+        page = typeof pageId === 'number' ? browser.getPageById(pageId) : browser.getSelectedPage();
         if (page.crashed && !tool.worksOnCrashedPage) {
           throw new Error(
             `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
@@ -151,14 +156,22 @@ export class Pipeline {
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
       error,
     });
+    const isError = state.error !== undefined;
+    if (tool.slim) {
+      // Slim responses are the tool's own lines only (and the error), as the reference's.
+      const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
+      return {text, images: [], isError, structured: {type: 'text', text}};
+    }
     return {
       text: response.render(state),
-      images: state.error ? [] : [...response.images],
-      isError: state.error !== undefined,
+      images: isError ? [] : [...response.images],
+      isError,
+      structured: response.structured(state),
     };
   }
 }
 
-function fail(text: string): ToolResult {
-  return {text, images: [], isError: true};
+/** A call refused or failed before its handler ran; the structured content fits the tool's outputSchema. */
+function fail(text: string, slim?: boolean): ToolResult {
+  return {text, images: [], isError: true, structured: slim ? {type: 'text', text} : {errorMessage: text}};
 }

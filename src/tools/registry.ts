@@ -2,9 +2,11 @@ import {toJsonSchema} from '@valibot/to-json-schema';
 import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
+import {outputJsonSchema} from '../response/structured.js';
+import {toolDisabledReason} from './categories.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {getCssStyles} from './css.js';
-import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
+import {optionalPageIdEntry, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {navigatePage, waitFor} from './navigation.js';
@@ -13,6 +15,7 @@ import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.j
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
+import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
 import {takeSnapshot} from './snapshot.js';
 
 /** Every tool family, explicitly. */
@@ -46,6 +49,9 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceStopTrace,
   performanceAnalyzeInsight,
   getCssStyles,
+  slimNavigate,
+  slimEvaluate,
+  slimScreenshot,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
@@ -53,21 +59,10 @@ export interface RegisteredTool {
   tool: Tool;
   schema: v.ObjectSchema<v.ObjectEntries, undefined>;
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of the tool's structured content. */
+  outputSchema: Record<string, unknown>;
   /** Why the tool is off, with the flag that turns it on; undefined when enabled. */
   disabledReason: string | undefined;
-}
-
-export function toolDisabledReason(tool: Tool, config: Config): string | undefined {
-  const flag = CATEGORY_FLAGS[tool.annotations.category];
-  if (flag && config[flag] === false) {
-    return `Tool ${tool.name} is in category ${CATEGORY_LABELS[tool.annotations.category]} which is currently disabled. Restart the server with --${flag}=true to enable it.`;
-  }
-  for (const condition of tool.annotations.conditions ?? []) {
-    if (!config[condition]) {
-      return `Tool ${tool.name} requires experimental feature --${condition} and is currently disabled. Restart the server with --${condition}=true to enable it.`;
-    }
-  }
-  return undefined;
 }
 
 /** JSON Schema (draft 2020-12) of a tool's input, as sent in tools/list. */
@@ -82,14 +77,27 @@ export function inputJsonSchema(schema: v.ObjectSchema<v.ObjectEntries, undefine
   return json;
 }
 
-/** Evaluates factories with the configuration, adds pageId routing, sorts by name. */
+/** The pageId parameter page-scoped tools get: required with routing, optional for the CLI, none in slim mode. */
+function pageIdFor(tool: Tool, config: Config): v.ObjectEntries {
+  if (!tool.pageScoped || !config.pageIdRouting || config.slim) {
+    return {};
+  }
+  return config.viaCli ? optionalPageIdEntry : pageIdEntry;
+}
+
+/** Evaluates factories with the configuration, adds pageId routing, gates, sorts by name. */
 export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES): RegisteredTool[] {
   return sources
     .map(source => (typeof source === 'function' ? source(config) : source))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(tool => {
-      const entries = tool.pageScoped && config.pageIdRouting ? {...pageIdEntry, ...tool.schema} : {...tool.schema};
-      const schema = v.object(entries);
-      return {tool, schema, inputSchema: inputJsonSchema(schema), disabledReason: toolDisabledReason(tool, config)};
+      const schema = v.object({...pageIdFor(tool, config), ...tool.schema});
+      return {
+        tool,
+        schema,
+        inputSchema: inputJsonSchema(schema),
+        outputSchema: outputJsonSchema(tool),
+        disabledReason: toolDisabledReason(tool, config),
+      };
     });
 }

@@ -132,8 +132,11 @@ describe('pipeline argument checks (no browser needed)', () => {
 
   it('rejects non-object arguments and unknown tools', async () => {
     assert.match((await p.call('list_pages', [1])).text, /must be a JSON object/);
-    const unknown = await p.call('navigate', {});
+    const unknown = await p.call('navigate_to', {});
     assert.equal(unknown.isError, true);
-    assert.match(unknown.text, /^Unknown tool "navigate"\. Did you mean "navigate_page"/);
+    assert.match(unknown.text, /^Unknown tool "navigate_to"\. Did you mean "navigate_page"/);
+    // A tool of the other mode is known: it says which flag offers it.
+    const slimOnly = await p.call('navigate', {});
+    assert.equal(slimOnly.text, 'Tool navigate is only available with --slim.');
   });
 });

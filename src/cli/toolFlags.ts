@@ -1,0 +1,135 @@
+/**
+ * The flags that shape the tool set and the tools' output: modes (slim,
+ * structured content), switches that remove entry points (JavaScript
+ * evaluation, file navigations), experimental tools and output defaults.
+ */
+import {defineFlags} from './flagSpec.js';
+import {existingFile} from './valueParsers.js';
+
+export const TOOL_FLAG_TABLE = defineFlags({
+  pageIdRouting: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description:
+      'Page-scoped tools take a required `pageId`, as in chrome-devtools-mcp 1.11. `--no-page-id-routing` makes them act on the selected page.',
+  },
+  slim: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Only three tools with short answers: `navigate` (load a URL), `evaluate` (run a script), `screenshot` (saved to a temp file, the path returned).',
+  },
+  experimentalStructuredContent: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Every result also carries `structuredContent` (the same facts as JSON), and every tool declares an `outputSchema` for it.',
+  },
+  javascriptEvaluation: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description:
+      '`--no-javascript-evaluation` removes the ways to run caller-given JavaScript: `evaluate_script` and slim `evaluate`, `initScript` of `navigate_page`, and navigations to `javascript:`, `data:` and `vbscript:` URLs. Page scripts still run.',
+  },
+  fileNavigations: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description:
+      '`--no-file-navigations` makes `new_page`, `navigate_page` and slim `navigate` refuse `file:` URLs (also inside `view-source:`). Not a file-system sandbox.',
+  },
+  experimentalVision: {
+    type: 'boolean',
+    group: 'tools',
+    description: 'Enable `click_at` (clicks at page coordinates).',
+  },
+  memoryDebugging: {
+    type: 'boolean',
+    group: 'tools',
+    alias: ['experimentalMemory'],
+    description: 'Enable the heap snapshot analysis tools (`get_heapsnapshot_summary`, `compare_heapsnapshots`, …).',
+  },
+  experimentalInteropTools: {
+    type: 'boolean',
+    group: 'tools',
+    description: "Enable `get_tab_id` (the id of a page's tab target, for other tools that drive the same browser).",
+  },
+  experimentalDevtools: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'DevTools windows count as pages (the launched Chrome opens DevTools for every tab), so tools can drive the DevTools UI, its Console included.',
+  },
+  experimentalIncludeAllPages: {
+    type: 'boolean',
+    group: 'tools',
+    description: 'Also list other page-like targets (background pages, webviews, …) as pages.',
+  },
+  sourceMaps: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description: 'Map console stack traces through source maps; `--no-source-maps` shows the generated locations.',
+  },
+  screenshotFormat: {
+    type: 'string',
+    group: 'tools',
+    choices: ['png', 'jpeg', 'webp'],
+    default: 'png',
+    description: 'Default format of `take_screenshot`.',
+  },
+  screenshotQuality: {
+    type: 'number',
+    group: 'tools',
+    min: 0,
+    max: 100,
+    integer: true,
+    description: 'Default jpeg and webp quality of `take_screenshot`.',
+  },
+  screenshotMaxWidth: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    integer: true,
+    placeholder: '<pixels>',
+    description: 'Wider screenshots are scaled down to this width (aspect ratio kept) before they are returned.',
+  },
+  screenshotMaxHeight: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    integer: true,
+    placeholder: '<pixels>',
+    description:
+      'Taller screenshots are scaled down to this height (aspect ratio kept); with `--screenshotMaxWidth` the smaller scale wins.',
+  },
+  experimentalScreencast: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Record screencasts with the legacy recorder (frames piped to ffmpeg) instead of Chrome recording them itself.',
+  },
+  experimentalFfmpegPath: {
+    type: 'string',
+    group: 'tools',
+    placeholder: '<path>',
+    parse: existingFile,
+    description: 'ffmpeg binary for the legacy screencast recorder.',
+  },
+  screencastFps: {
+    type: 'number',
+    group: 'tools',
+    alias: ['experimentalScreencastFps'],
+    min: 1,
+    integer: true,
+    placeholder: '<fps>',
+    description: 'Frames per second of screencast recordings.',
+  },
+  redactNetworkHeaders: {
+    type: 'boolean',
+    group: 'tools',
+    description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
+  },
+});
