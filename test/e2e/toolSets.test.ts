@@ -1,0 +1,121 @@
+/**
+ * Under each flag set of chrome-devtools-mcp 1.11, the server lists the same
+ * tool names as the reference (test/fixtures/cdm-1.11-tool-names-by-flag.txt,
+ * from its tools/list; update it when we follow a newer release). What the
+ * test expects is driven from the registry: a reference tool that no tool
+ * definition of ours names yet must be one that a parallel branch brings
+ * (PENDING_ELSEWHERE), and every tool we define is listed exactly where the
+ * reference lists it.
+ */
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import {after, before, describe, it} from 'node:test';
+
+import {DEFAULT_CONFIG, parseConfig} from '../../src/cli/options.js';
+import {REPO_ROOT} from '../../src/testing/goldens.js';
+import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {createTools} from '../../src/tools/registry.js';
+
+const REFERENCE = `${REPO_ROOT}test/fixtures/cdm-1.11-tool-names-by-flag.txt`;
+
+/** Reference tools that other branches of this wave add (Lighthouse, screencast, heap snapshots). */
+const PENDING_ELSEWHERE = new Set([
+  'lighthouse_audit',
+  'screencast_start',
+  'screencast_stop',
+  'take_heapsnapshot',
+  'analyze_heapsnapshot_contexts',
+  'close_heapsnapshot',
+  'compare_heapsnapshots',
+  'get_heapsnapshot_class_nodes',
+  'get_heapsnapshot_details',
+  'get_heapsnapshot_dominators',
+  'get_heapsnapshot_duplicate_strings',
+  'get_heapsnapshot_edges',
+  'get_heapsnapshot_object_details',
+  'get_heapsnapshot_retainers',
+  'get_heapsnapshot_retaining_paths',
+  'get_heapsnapshot_summary',
+  'query_heapsnapshot_objects',
+]);
+
+interface FlagSet {
+  flags: string[];
+  names: string[];
+}
+
+function readReference(): FlagSet[] {
+  return readFileSync(REFERENCE, 'utf8')
+    .split('\n')
+    .filter(line => line.trim())
+    .map(line => {
+      const [set = '', count = '', ...names] = line.trim().split(/\s+/);
+      assert.equal(names.length, Number(count), `the count of "${set}" matches its names`);
+      return {flags: set === '(default)' ? [] : [set], names};
+    });
+}
+
+/** Every tool name our definitions have, under any mode. */
+function definedNames(): Set<string> {
+  const configs = [DEFAULT_CONFIG, parseConfig(['--slim'])];
+  return new Set(configs.flatMap(config => createTools(config).map(t => t.tool.name)));
+}
+
+describe('tool names under every flag set of chrome-devtools-mcp 1.11', () => {
+  const reference = readReference();
+  const defined = definedNames();
+
+  it('defines every reference tool, but those other branches bring', () => {
+    const all = new Set(reference.flatMap(set => set.names));
+    const missing = [...all].filter(name => !defined.has(name) && !PENDING_ELSEWHERE.has(name));
+    assert.deepEqual(missing, [], 'reference tools with no definition here');
+    const extra = [...defined].filter(name => !all.has(name));
+    assert.deepEqual(extra, [], 'tools here that the reference never lists');
+  });
+
+  for (const {flags, names} of reference) {
+    it(`lists the reference's tools with ${flags.join(' ') || 'no flags'}`, async () => {
+      const server = await startServer({args: flags});
+      try {
+        const {tools} = await server.client.listTools();
+        const listed = tools.map(tool => tool.name);
+        const expected = names.filter(name => defined.has(name));
+        assert.deepEqual(listed, expected);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('gated tools called anyway', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({args: ['--categoryNetwork=false', '--no-javascript-evaluation']});
+  });
+  after(() => server.close());
+
+  it('answer with the flag that turns their category on', async () => {
+    const {tools} = await server.client.listTools();
+    assert.ok(!tools.some(tool => tool.name === 'list_network_requests'));
+    const result = await server.call('list_network_requests', {pageId: 1});
+    assert.equal(result.isError, true);
+    assert.equal(
+      result.text,
+      'Tool list_network_requests is in category Network which is currently disabled. Restart the server with --categoryNetwork=true to enable it.',
+    );
+  });
+
+  it('answer with the flag their condition names', async () => {
+    const vision = await server.call('click_at', {pageId: 1, x: 1, y: 1});
+    assert.equal(
+      vision.text,
+      'Tool click_at requires experimental feature --experimentalVision and is currently disabled. Restart the server with --experimentalVision=true to enable it.',
+    );
+    const evaluate = await server.call('evaluate_script', {pageId: 1, function: '() => 1'});
+    assert.equal(
+      evaluate.text,
+      'Tool evaluate_script requires flag --javascriptEvaluation and is currently disabled. Restart the server with --javascriptEvaluation=true to enable it.',
+    );
+  });
+});
