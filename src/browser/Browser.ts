@@ -3,6 +3,7 @@ import type {BrowserEndpoint} from '../cdp/browserEndpoint.js';
 import {CdpConnection} from '../cdp/CdpConnection.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {ExtensionWorkers} from './extensionWorkers.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
 
@@ -36,11 +37,16 @@ export class Browser {
   #autoContextCounter = 1;
   #defaultContextId: string | undefined;
 
+  /** Extension service workers (shown in page lists with --categoryExtensions). */
+  readonly extensionWorkers: ExtensionWorkers;
+
   private constructor(
     readonly connection: CdpConnection,
     readonly endpoint: BrowserEndpoint,
     readonly urlPolicy: UrlPolicy,
-  ) {}
+  ) {
+    this.extensionWorkers = new ExtensionWorkers(connection);
+  }
 
   static async connect(
     endpoint: BrowserEndpoint,
@@ -117,6 +123,11 @@ export class Browser {
           .catch((error: unknown) => debug(`URL policy not applied to ${targetInfo.type} ${targetInfo.url}`, error)),
         waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
       ]);
+      return;
+    }
+    if (targetInfo.type === 'tab') {
+      // Auto-attach never yields tabs (its default filter leaves them out): this is a
+      // session someone on our side asked for (browser/tabs.ts), theirs to close.
       return;
     }
     const tracked = this.#pages.get(targetInfo.targetId);

@@ -155,6 +155,7 @@ export class Pipeline {
       files,
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
       error,
+      extensions: config.categoryExtensions,
     });
     const isError = state.error !== undefined;
     if (tool.slim) {

@@ -18,6 +18,8 @@ export async function resolveResponseState(options: {
   files: PathSandbox;
   notes: string[];
   error: string | undefined;
+  /** --categoryExtensions: extension pages apart, and the extensions' service workers. */
+  extensions?: boolean;
 }): Promise<ResponseState> {
   const {browser, page, wants} = options;
   let error = options.error;
@@ -33,9 +35,26 @@ export async function resolveResponseState(options: {
     notes: options.notes,
     emulation: page ? {state: page.emulation, navigationTimeoutMs: defaultNavigationTimeout(page)} : undefined,
     dialog: page?.dialog,
-    pages: wants.pages ? {note: browser.takeSelectionNote(), items: await pageSummaries(browser)} : undefined,
+    pages: wants.pages ? await pageList(browser, options.extensions ?? false) : undefined,
     snapshot,
     error,
+  };
+}
+
+type PageList = NonNullable<ResponseState['pages']>;
+
+async function pageList(browser: Browser, extensions: boolean): Promise<PageList> {
+  const note = browser.takeSelectionNote();
+  const all = await pageSummaries(browser);
+  if (!extensions) {
+    return {note, items: all};
+  }
+  const isExtension = (url: string) => url.startsWith('chrome-extension://');
+  return {
+    note,
+    items: all.filter(p => !isExtension(p.url)),
+    extensionPages: all.filter(p => isExtension(p.url)),
+    serviceWorkers: browser.extensionWorkers.list().map(({id, url}) => ({id, url})),
   };
 }
 

@@ -11,6 +11,7 @@ import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollec
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
+import type {ExtensionInfo} from '../browser/extensions.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import type {OpenDialog} from '../browser/Page.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
@@ -59,6 +60,19 @@ export interface ToolBrowser {
   closePage(pageId: number): Promise<void>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
+  readonly extensions: ToolExtensions;
+}
+
+/** The browser's unpacked extensions (`--categoryExtensions`). */
+export interface ToolExtensions {
+  /** Loads the unpacked extension in the folder; returns its id. */
+  install(path: string): Promise<string>;
+  uninstall(id: string): Promise<void>;
+  list(): Promise<ExtensionInfo[]>;
+  /** Loads the extension again from its folder; throws when no extension has the id. */
+  reload(id: string): Promise<void>;
+  /** Clicks the extension's toolbar action on the selected page's tab. */
+  triggerAction(id: string): Promise<void>;
 }
 
 /** One page, as page-scoped tools use it. */
@@ -86,6 +100,8 @@ export interface ToolPage {
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
   /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
   analyzeInsight(insightSetId: string, insightName: string): string | undefined;
+  /** The id of the tab target that holds the page (for tools that drive the same browser by tab). */
+  tabId(): Promise<string>;
   /** get_css_styles' text: pagination lines, then one page of the element's cascade. */
   cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]>;
 

@@ -12,6 +12,13 @@ import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
 import {
+  installExtension,
+  listExtensions,
+  reloadExtension,
+  triggerExtensionAction,
+  uninstallExtension,
+} from '../browser/extensions.js';
+import {
   type NavigationOptions,
   type NavigationOutcome,
   type NavigationRequest,
@@ -19,6 +26,7 @@ import {
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
+import {tabTargetIdOf} from '../browser/tabs.js';
 import {waitForText} from '../browser/waitForText.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
@@ -36,14 +44,27 @@ import {
   uploadToElement,
 } from '../input/perform.js';
 import type {ProgressReporter} from '../util/progress.js';
-import type {ToolBrowser, ToolConsole, ToolFiles, ToolInput, ToolNetwork, ToolPage, ToolTracing} from './context.js';
+import type {
+  ToolBrowser,
+  ToolConsole,
+  ToolExtensions,
+  ToolFiles,
+  ToolInput,
+  ToolNetwork,
+  ToolPage,
+  ToolTracing,
+} from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
+  readonly extensions: ToolExtensions;
+
   constructor(
     readonly browser: Browser,
     readonly config: Config,
     readonly files: ToolFiles,
-  ) {}
+  ) {
+    this.extensions = browserExtensions(browser);
+  }
 
   pageCount(): number {
     return this.browser.pages().length;
@@ -136,6 +157,10 @@ export class PageHandle implements ToolPage {
     return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(this.page));
   }
 
+  tabId(): Promise<string> {
+    return tabTargetIdOf(this.owner.browser.connection, this.page.targetId, this.page.url);
+  }
+
   cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]> {
     return cssStylesText(this.page, uid, pageSize, pageIdx);
   }
@@ -199,5 +224,19 @@ function pageNetwork(page: Page): ToolNetwork {
     find: id => collector().findById(id),
     requestBody: (record: NetworkRecord) => requestBody(record),
     responseBody: (record: NetworkRecord) => responseBody(record),
+  };
+}
+
+function browserExtensions(browser: Browser): ToolExtensions {
+  const connection = browser.connection;
+  return {
+    install: path => installExtension(connection, path),
+    uninstall: id => uninstallExtension(connection, id),
+    list: () => listExtensions(connection),
+    reload: id => reloadExtension(connection, id),
+    async triggerAction(id) {
+      const page = browser.getSelectedPage();
+      await triggerExtensionAction(connection, id, await tabTargetIdOf(connection, page.targetId, page.url));
+    },
   };
 }

@@ -8,7 +8,15 @@ import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {getCssStyles} from './css.js';
 import {optionalPageIdEntry, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {emulate, resizePage} from './emulation.js';
+import {
+  installExtension,
+  listExtensions,
+  reloadExtension,
+  triggerExtensionAction,
+  uninstallExtension,
+} from './extensions.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
+import {getTabId} from './interop.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
@@ -49,6 +57,12 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceStopTrace,
   performanceAnalyzeInsight,
   getCssStyles,
+  getTabId,
+  installExtension,
+  uninstallExtension,
+  listExtensions,
+  reloadExtension,
+  triggerExtensionAction,
   slimNavigate,
   slimEvaluate,
   slimScreenshot,
