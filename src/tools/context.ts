@@ -17,6 +17,7 @@ import type {OpenDialog} from '../browser/Page.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
+import type {WebMcpResult, WebMcpTool} from '../browser/webmcp.js';
 import type {Config} from '../cli/options.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ProgressReporter} from '../util/progress.js';
@@ -63,6 +64,13 @@ export interface ToolBrowser {
   readonly extensions: ToolExtensions;
 }
 
+/** The tools a page registers through WebMCP. */
+export interface ToolWebMcp {
+  list(): Promise<WebMcpTool[]>;
+  /** Runs the page's tool; throws `Tool <name> not found` for names the page did not register. */
+  invoke(name: string, input: Record<string, unknown>): Promise<WebMcpResult>;
+}
+
 /** The browser's unpacked extensions (`--categoryExtensions`). */
 export interface ToolExtensions {
   /** Loads the unpacked extension in the folder; returns its id. */
@@ -100,6 +108,8 @@ export interface ToolPage {
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
   /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
   analyzeInsight(insightSetId: string, insightName: string): string | undefined;
+  /** The WebMCP tools the page registered (`--categoryExperimentalWebmcp`). */
+  readonly webmcp: ToolWebMcp;
   /** The id of the tab target that holds the page (for tools that drive the same browser by tab). */
   tabId(): Promise<string>;
   /** get_css_styles' text: pagination lines, then one page of the element's cascade. */

@@ -28,6 +28,7 @@ import type {OpenDialog, Page} from '../browser/Page.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {tabTargetIdOf} from '../browser/tabs.js';
 import {waitForText} from '../browser/waitForText.js';
+import {webMcpOf} from '../browser/webmcp.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
@@ -53,6 +54,7 @@ import type {
   ToolNetwork,
   ToolPage,
   ToolTracing,
+  ToolWebMcp,
 } from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
@@ -155,6 +157,10 @@ export class PageHandle implements ToolPage {
   analyzeInsight(insightSetId: string, insightName: string): string | undefined {
     const trace = this.#tracer().lastTrace;
     return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(this.page));
+  }
+
+  get webmcp(): ToolWebMcp {
+    return webMcpOf(this.page);
   }
 
   tabId(): Promise<string> {

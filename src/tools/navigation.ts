@@ -4,6 +4,7 @@ import type {NavigationOutcome, NavigationRequest} from '../browser/navigation.j
 import type {Config} from '../cli/options.js';
 import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 import {checkNavigationUrl} from './urlChecks.js';
+import {showWebMcpTools} from './webmcp.js';
 
 const initScriptEntry = {
   initScript: v.optional(
@@ -20,6 +21,7 @@ export const navigatePage = (config: Config) =>
     description:
       'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
     annotations: {category: 'navigation', readOnlyHint: false},
+    sections: ['webmcpTools'],
     blockedByDialog: false,
     worksOnCrashedPage: true,
     schema: {
@@ -72,6 +74,9 @@ export const navigatePage = (config: Config) =>
         );
       }
       response.includePages();
+      if (config.categoryExperimentalWebmcp) {
+        await showWebMcpTools(page, response);
+      }
     },
   });
 

@@ -25,6 +25,7 @@ import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
 import {takeSnapshot} from './snapshot.js';
+import {executeWebmcpTool, listWebmcpTools} from './webmcp.js';
 
 /** Every tool family, explicitly. */
 export const TOOL_SOURCES: ToolSource[] = [
@@ -58,6 +59,8 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceAnalyzeInsight,
   getCssStyles,
   getTabId,
+  listWebmcpTools,
+  executeWebmcpTool,
   installExtension,
   uninstallExtension,
   listExtensions,
