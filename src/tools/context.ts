@@ -17,6 +17,7 @@ import type {OpenDialog} from '../browser/Page.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
+import type {ThirdPartyGroup, ThirdPartyTool} from '../browser/thirdParty.js';
 import type {WebMcpResult, WebMcpTool} from '../browser/webmcp.js';
 import type {Config} from '../cli/options.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
@@ -62,6 +63,16 @@ export interface ToolBrowser {
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   readonly extensions: ToolExtensions;
+}
+
+/** Tools a page offers through its `devtoolstooldiscovery` listener. */
+export interface ToolThirdParty {
+  /** Asks the page for its tool groups now (and keeps them for find and execute). */
+  discover(): Promise<ThirdPartyGroup[]>;
+  /** A tool of the last discovery; throws `Tool <name> not found`. */
+  find(name: string): ThirdPartyTool;
+  /** Runs the tool; `{uid}` parameters reach it as elements. Its result as JSON text. */
+  execute(name: string, params: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /** The tools a page registers through WebMCP. */
@@ -110,6 +121,8 @@ export interface ToolPage {
   analyzeInsight(insightSetId: string, insightName: string): string | undefined;
   /** The WebMCP tools the page registered (`--categoryExperimentalWebmcp`). */
   readonly webmcp: ToolWebMcp;
+  /** Developer tools the page itself offers (`--categoryExperimentalThirdParty`). */
+  readonly thirdParty: ToolThirdParty;
   /** The id of the tab target that holds the page (for tools that drive the same browser by tab). */
   tabId(): Promise<string>;
   /** get_css_styles' text: pagination lines, then one page of the element's cascade. */

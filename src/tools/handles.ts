@@ -27,6 +27,7 @@ import {
 import type {OpenDialog, Page} from '../browser/Page.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {tabTargetIdOf} from '../browser/tabs.js';
+import {discoverThirdPartyTools, executeThirdPartyTool, findThirdPartyTool} from '../browser/thirdParty.js';
 import {waitForText} from '../browser/waitForText.js';
 import {webMcpOf} from '../browser/webmcp.js';
 import {resizeContent} from '../browser/window.js';
@@ -53,6 +54,7 @@ import type {
   ToolInput,
   ToolNetwork,
   ToolPage,
+  ToolThirdParty,
   ToolTracing,
   ToolWebMcp,
 } from './context.js';
@@ -157,6 +159,15 @@ export class PageHandle implements ToolPage {
   analyzeInsight(insightSetId: string, insightName: string): string | undefined {
     const trace = this.#tracer().lastTrace;
     return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(this.page));
+  }
+
+  get thirdParty(): ToolThirdParty {
+    const page = this.page;
+    return {
+      discover: () => discoverThirdPartyTools(page),
+      find: name => findThirdPartyTool(page, name),
+      execute: (name, params) => executeThirdPartyTool(page, name, params),
+    };
   }
 
   get webmcp(): ToolWebMcp {

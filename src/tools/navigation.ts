@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type {NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import type {Config} from '../cli/options.js';
 import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
+import {showThirdPartyTools} from './thirdParty.js';
 import {checkNavigationUrl} from './urlChecks.js';
 import {showWebMcpTools} from './webmcp.js';
 
@@ -21,7 +22,7 @@ export const navigatePage = (config: Config) =>
     description:
       'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
     annotations: {category: 'navigation', readOnlyHint: false},
-    sections: ['webmcpTools'],
+    sections: ['webmcpTools', 'thirdPartyTools'],
     blockedByDialog: false,
     worksOnCrashedPage: true,
     schema: {
@@ -76,6 +77,9 @@ export const navigatePage = (config: Config) =>
       response.includePages();
       if (config.categoryExperimentalWebmcp) {
         await showWebMcpTools(page, response);
+      }
+      if (config.categoryExperimentalThirdParty) {
+        await showThirdPartyTools(page, response);
       }
     },
   });

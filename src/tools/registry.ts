@@ -25,6 +25,7 @@ import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
 import {takeSnapshot} from './snapshot.js';
+import {execute3pDeveloperTool, list3pDeveloperTools} from './thirdParty.js';
 import {executeWebmcpTool, listWebmcpTools} from './webmcp.js';
 
 /** Every tool family, explicitly. */
@@ -59,6 +60,8 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceAnalyzeInsight,
   getCssStyles,
   getTabId,
+  list3pDeveloperTools,
+  execute3pDeveloperTool,
   listWebmcpTools,
   executeWebmcpTool,
   installExtension,
