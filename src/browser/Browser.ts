@@ -246,6 +246,11 @@ export class Browser {
     return note;
   }
 
+  /** The page of a target Chrome opened itself (a launched app window), once it is set up. */
+  pageForTarget(targetId: string): Promise<Page> {
+    return this.#waitForPage(targetId, 10_000);
+  }
+
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<Page> {
     let browserContextId: string | undefined;
     if (options.isolatedContext) {

@@ -10,7 +10,7 @@ import type {CdpConnection} from '../cdp/CdpConnection.js';
 const TAB_LOOKUP_TIMEOUT_MS = 5_000;
 
 /** The page target ids a tab holds (its main page, and prerendered ones). */
-async function pagesOfTab(connection: CdpConnection, tabId: string): Promise<string[]> {
+export async function pagesOfTab(connection: CdpConnection, tabId: string): Promise<string[]> {
   const {sessionId} = await connection.send(
     'Target.attachToTarget',
     {targetId: tabId, flatten: true},

@@ -14,6 +14,7 @@ import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
 import type {ExtensionInfo} from '../browser/extensions.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import type {OpenDialog} from '../browser/Page.js';
+import type {OsAppState} from '../browser/pwa.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
@@ -63,6 +64,16 @@ export interface ToolBrowser {
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   readonly extensions: ToolExtensions;
+  readonly pwa: ToolPwa;
+}
+
+/** Installed web apps (`--categoryPwa`), by manifest id. */
+export interface ToolPwa {
+  install(manifestId: string, installUrlOrBundleUrl: string, displayMode?: 'standalone' | 'browser'): Promise<void>;
+  uninstall(manifestId: string): Promise<void>;
+  /** Opens the app; resolves with its page's URL. */
+  launch(manifestId: string, url?: string): Promise<string>;
+  osAppState(manifestId: string): Promise<OsAppState>;
 }
 
 /** Tools a page offers through its `devtoolstooldiscovery` listener. */

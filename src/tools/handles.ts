@@ -25,6 +25,7 @@ import {
   performNavigation,
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
+import {installPwa, launchPwa, osAppState, uninstallPwa} from '../browser/pwa.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {tabTargetIdOf} from '../browser/tabs.js';
 import {discoverThirdPartyTools, executeThirdPartyTool, findThirdPartyTool} from '../browser/thirdParty.js';
@@ -54,6 +55,7 @@ import type {
   ToolInput,
   ToolNetwork,
   ToolPage,
+  ToolPwa,
   ToolThirdParty,
   ToolTracing,
   ToolWebMcp,
@@ -61,6 +63,7 @@ import type {
 
 export class BrowserHandle implements ToolBrowser {
   readonly extensions: ToolExtensions;
+  readonly pwa: ToolPwa;
 
   constructor(
     readonly browser: Browser,
@@ -68,6 +71,12 @@ export class BrowserHandle implements ToolBrowser {
     readonly files: ToolFiles,
   ) {
     this.extensions = browserExtensions(browser);
+    this.pwa = {
+      install: (manifestId, url, displayMode) => installPwa(browser, manifestId, url, displayMode),
+      uninstall: manifestId => uninstallPwa(browser, manifestId),
+      launch: async (manifestId, url) => (await launchPwa(browser, manifestId, url)).url,
+      osAppState: manifestId => osAppState(browser, manifestId),
+    };
   }
 
   pageCount(): number {

@@ -21,6 +21,7 @@ import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
+import {getOsAppState, installPwa, launchPwa, uninstallPwa} from './pwa.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
@@ -60,6 +61,10 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceAnalyzeInsight,
   getCssStyles,
   getTabId,
+  installPwa,
+  uninstallPwa,
+  launchPwa,
+  getOsAppState,
   list3pDeveloperTools,
   execute3pDeveloperTool,
   listWebmcpTools,
