@@ -56,7 +56,7 @@ export function createServer(config: Config): CdpMcpServer {
     {name: SERVER_NAME, version: SERVER_VERSION},
     {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
   );
-  const files = new PathSandbox(config.allowUnrestrictedPaths);
+  const files = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
   const browsers = new BrowserManager(config);
   const roots = deferred<void>();
 
