@@ -90,6 +90,39 @@ function snapN(n: number, maxIterations?: number): Scenario {
   };
 }
 
+/**
+ * take_snapshot sinceLast after one element was added (ours only: the
+ * reference has no sinceLast). Each iteration first takes the full snapshot
+ * the diff compares with and adds a button (unmeasured); the full snapshot's
+ * figures are the snapN rows.
+ */
+function sinceLastN(n: number, maxIterations?: number): Scenario {
+  return {
+    id: `take_snapshot sinceLast, ${n} buttons, one added (ms)`,
+    section: SNAP,
+    tool: 'take_snapshot',
+    needs: ['evaluate_script'],
+    page: `/buttons?n=${n}`,
+    warmup: n >= 5000 ? 1 : 3,
+    maxIterations,
+    setup: async s => (s.side === 'theirs' ? 'chrome-devtools-mcp has no sinceLast' : undefined),
+    before: async (s, c) => {
+      const full = await s.call('take_snapshot');
+      const added = await s.call('evaluate_script', {
+        function: `() => { const b = document.createElement('button'); b.textContent = 'Added ${c.i}'; document.querySelector('li').append(b); }`,
+      });
+      return failed('full snapshot', full) ?? failed('adding a button', added);
+    },
+    args: () => ({sinceLast: true}),
+    check: r =>
+      /^## Changes since the previous snapshot$/m.test(r.text) && /button "Added \d+"/.test(r.text)
+        ? undefined
+        : `not a diff: ${oneLn(r.text)}`,
+    facts: r => ({chars: r.chars}),
+    factRows: [{key: 'chars', label: `take_snapshot sinceLast, ${n} buttons, one added: output characters`}],
+  };
+}
+
 /** list/get console and network on /activity?n=N (N logs, N fetches). */
 function activity(n: number, section: string, suffix: string): Scenario[] {
   const page = `/activity?n=${n}`;
@@ -447,8 +480,12 @@ export const SCENARIOS: Scenario[] = [
   },
   ...activity(10, LAT, ' (10 messages / 10 fetches)'),
   snapN(100),
+  snapN(300),
   snapN(1000),
   snapN(5000, 7),
+  sinceLastN(300),
+  sinceLastN(1000),
+  sinceLastN(5000, 7),
   ...activity(500, SCALE, ' (500)'),
   ...DEVTOOLS_SCENARIOS,
 ];

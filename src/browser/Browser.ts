@@ -1,14 +1,42 @@
 import type {Protocol} from '../../protocol/index.js';
 import type {BrowserEndpoint} from '../cdp/browserEndpoint.js';
-import {CdpConnection} from '../cdp/CdpConnection.js';
+import {CdpConnection, type CdpSession} from '../cdp/CdpConnection.js';
+import {DEFAULT_DOWNLOADS_DIR} from '../cli/flagTable.js';
 import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {canonicalPath} from '../util/sandbox.js';
+import {DownloadTracker, type FolderCheck} from './downloads.js';
 import {ExtensionWorkers} from './extensionWorkers.js';
+import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
 
+/** Where downloads go and how their folder is checked against the allowed roots. */
+export interface DownloadOptions {
+  dir: string;
+  /** By default any folder that can be resolved. */
+  check?: FolderCheck;
+}
+
+/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
+async function canonicalFolder(dir: string): Promise<string> {
+  const path = await canonicalPath(dir);
+  if (!path) {
+    throw new Error(`cannot resolve ${dir}`);
+  }
+  return path;
+}
+
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
+
+/**
+ * The URL our own helper tabs open with (writing localStorage of origins no
+ * page has open): they are never tracked as pages nor shown to tools.
+ */
+const INTERNAL_PAGE_URL = 'about:blank?cdp-mcp-internal';
+/** Bound of a helper tab's attach. */
+const INTERNAL_ATTACH_TIMEOUT_MS = 10_000;
 
 /** Browser-level worker targets; they load URLs on their own. */
 const WORKER_TYPES = new Set(['service_worker', 'shared_worker', 'worker']);
@@ -31,6 +59,8 @@ export class Browser {
   readonly #pages = new Map<string, Page>();
   readonly #waiters = new Map<string, Deferred<Page>>();
   readonly #contextNames = new Map<string, string>();
+  /** Helper tabs by target id: their session once attached. */
+  readonly #internal = new Map<string, Deferred<CdpSession>>();
   #selected: Page | undefined;
   #selectionNote: string | undefined;
   #disconnected = false;
@@ -39,22 +69,36 @@ export class Browser {
 
   /** Extension service workers (shown in page lists with --categoryExtensions). */
   readonly extensionWorkers: ExtensionWorkers;
+  /** Network mocks, per browser context. */
+  readonly mocks: BrowserMocks;
+  /** Downloads of every context, into --downloadsDir. */
+  readonly downloads: DownloadTracker;
 
   private constructor(
     readonly connection: CdpConnection,
     readonly endpoint: BrowserEndpoint,
     readonly urlPolicy: UrlPolicy,
+    downloads: DownloadOptions,
   ) {
     this.extensionWorkers = new ExtensionWorkers(connection);
+    this.mocks = new BrowserMocks(urlPolicy);
+    this.downloads = new DownloadTracker(connection, downloads.dir, downloads.check ?? canonicalFolder, frameId =>
+      this.#pageOfFrame(frameId),
+    );
+  }
+
+  #pageOfFrame(frameId: string): Page | undefined {
+    return this.pages().find(p => p.mainFrameId === frameId || p.frames.oopif(frameId) !== undefined);
   }
 
   static async connect(
     endpoint: BrowserEndpoint,
     wsHeaders?: Record<string, string>,
     urlPolicy: UrlPolicy = new UrlPolicy([], []),
+    downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
   ): Promise<Browser> {
     const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
-    const browser = new Browser(connection, endpoint, urlPolicy);
+    const browser = new Browser(connection, endpoint, urlPolicy, downloads);
     try {
       await browser.#init();
     } catch (error) {
@@ -102,6 +146,7 @@ export class Browser {
     });
     const contexts = await c.send('Target.getBrowserContexts').catch(() => undefined);
     this.#defaultContextId = contexts?.defaultBrowserContextId;
+    await this.downloads.addContext(undefined);
     await c.send('Target.setDiscoverTargets', {discover: true});
     await c.send('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
     // Existing pages are attached by setAutoAttach; wait until they are set up.
@@ -130,6 +175,15 @@ export class Browser {
       // session someone on our side asked for (browser/tabs.ts), theirs to close.
       return;
     }
+    if (targetInfo.type === 'page' && targetInfo.url === INTERNAL_PAGE_URL) {
+      let waiter = this.#internal.get(targetInfo.targetId);
+      if (!waiter) {
+        waiter = deferred<CdpSession>();
+        this.#internal.set(targetInfo.targetId, waiter);
+      }
+      waiter.resolve(c.session(sessionId, targetInfo.targetId, targetInfo.type));
+      return;
+    }
     const tracked = this.#pages.get(targetInfo.targetId);
     if (tracked && tracked.auxiliaryAttaches > 0 && tracked.session.id !== sessionId) {
       // A second session someone on our side asked for (DevTools' CSS model): not a new page.
@@ -148,7 +202,17 @@ export class Browser {
     }
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
-    const page = new Page(nextPageId++, session, targetInfo, contextName, this.urlPolicy);
+    if (contextName) {
+      void this.downloads.addContext(targetInfo.browserContextId);
+    }
+    const page = new Page(
+      nextPageId++,
+      session,
+      targetInfo,
+      contextName,
+      this.urlPolicy,
+      this.mocks.forContext(targetInfo.browserContextId),
+    );
     this.#pages.set(targetInfo.targetId, page);
     void page.init(waitingForDebugger).then(() => {
       const waiter = this.#waiters.get(targetInfo.targetId);
@@ -258,6 +322,7 @@ export class Browser {
       if (!browserContextId) {
         ({browserContextId} = await this.connection.send('Target.createBrowserContext', {}));
         this.#contextNames.set(options.isolatedContext, browserContextId);
+        await this.downloads.addContext(browserContextId);
       }
     }
     const {targetId} = await this.connection.send('Target.createTarget', {
@@ -273,6 +338,42 @@ export class Browser {
   async closePage(page: Page): Promise<void> {
     await this.connection.send('Target.closeTarget', {targetId: page.targetId});
     this.#removePage(page);
+  }
+
+  /**
+   * Runs `work` in a hidden helper tab of a browser context (paused until
+   * `work` resumes it), and closes the tab afterwards whatever happens.
+   */
+  async withInternalPage<T>(
+    browserContextId: string | undefined,
+    work: (session: CdpSession) => Promise<T>,
+  ): Promise<T> {
+    const {targetId} = await this.connection.send('Target.createTarget', {
+      url: INTERNAL_PAGE_URL,
+      background: true,
+      ...(browserContextId ? {browserContextId} : {}),
+    });
+    let waiter = this.#internal.get(targetId);
+    if (!waiter) {
+      waiter = deferred<CdpSession>();
+      this.#internal.set(targetId, waiter);
+    }
+    try {
+      const session = await withTimeout(
+        waiter.promise,
+        INTERNAL_ATTACH_TIMEOUT_MS,
+        `A helper tab did not attach within ${INTERNAL_ATTACH_TIMEOUT_MS} ms.`,
+      );
+      return await work(session);
+    } finally {
+      this.#internal.delete(targetId);
+      await this.connection.send('Target.closeTarget', {targetId}).catch(() => undefined);
+    }
+  }
+
+  /** Whether a session is one the server drives (a page's, a frame's, a worker's, a helper tab's). */
+  ownsSession(sessionId: string): boolean {
+    return this.connection.findSession(sessionId) !== undefined;
   }
 
   /** Closes the connection; the browser itself is killed only when we launched it. */

@@ -1,6 +1,7 @@
 import type {Config} from '../cli/options.js';
 import {debug} from '../util/logger.js';
 import type {Browser} from './Browser.js';
+import type {FolderCheck} from './downloads.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 /**
@@ -17,7 +18,11 @@ export class BrowserManager {
   /** --blockedUrlPattern / --allowedUrlPattern, enforced on every target of the browser. */
   readonly urlPolicy: UrlPolicy;
 
-  constructor(readonly config: Config) {
+  constructor(
+    readonly config: Config,
+    /** Checks folders against the allowed roots (the downloads folder); by default any folder. */
+    readonly checkFolder?: FolderCheck,
+  ) {
     this.urlPolicy = new UrlPolicy(config.blockedUrlPatterns, config.allowedUrlPatterns);
   }
 
@@ -74,7 +79,10 @@ export class BrowserManager {
         });
     let browser: Browser;
     try {
-      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy);
+      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy, {
+        dir: c.downloadsDir,
+        check: this.checkFolder,
+      });
     } catch (error) {
       await endpoint.kill();
       throw new Error(

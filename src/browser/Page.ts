@@ -4,6 +4,7 @@ import {type Deferred, deferred} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {EmulationState} from './emulationState.js';
 import {PageFrames} from './frames.js';
+import {MockSet} from './networkMocks.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
 import {UrlPolicy} from './urlPolicy.js';
@@ -70,6 +71,12 @@ export class Page {
   closed = false;
   readonly emulation: EmulationState = {};
   /**
+   * Downloads the page's actions are known to have started (a link with a
+   * `download` attribute clicked, a navigation that turned into a download),
+   * counted since the page opened: responses wait for them to begin.
+   */
+  downloadsExpected = 0;
+  /**
    * Extra sessions to this page being attached (DevTools' own models use one):
    * their attach events are not new pages.
    */
@@ -90,11 +97,13 @@ export class Page {
     targetInfo: Protocol.Target.TargetInfo,
     readonly contextName: string | undefined,
     readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
+    /** The network mocks of the page's browser context. */
+    readonly mocks: MockSet = new MockSet(urlPolicy),
   ) {
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
-    this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation);
+    this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation, mocks);
     this.frames = new PageFrames(session);
     this.#listen();
   }

@@ -4,6 +4,7 @@ import {debug, warn} from '../util/logger.js';
 import {ConsoleCollector} from './collectors/ConsoleCollector.js';
 import {MAX_POST_DATA_BYTES, NetworkCollector} from './collectors/NetworkCollector.js';
 import {applySessionEmulation, type EmulationState, type SessionKind} from './emulationState.js';
+import type {MockSet} from './networkMocks.js';
 import {SourceMaps} from './sourceMaps.js';
 import type {UrlPolicy} from './urlPolicy.js';
 
@@ -46,6 +47,7 @@ export class PageInstrumentation {
     readonly mainFrameId: string,
     readonly policy: UrlPolicy,
     readonly emulation: () => EmulationState,
+    readonly mocks: MockSet,
   ) {
     this.network = new NetworkCollector(mainFrameId);
     this.#off.push(
@@ -79,6 +81,7 @@ export class PageInstrumentation {
       s.trySend('Debugger.setSkipAllPauses', {skip: true}),
       s.trySend('Debugger.setAsyncCallStackDepth', {maxDepth: ASYNC_STACK_DEPTH}),
       this.#emulate(s, 'page'),
+      this.#intercept(s),
       s.trySend('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true}),
     ];
   }
@@ -91,7 +94,16 @@ export class PageInstrumentation {
     ];
   }
 
+  /** Network mocks answer the session's requests; the marks show in list_network_requests. */
+  #intercept(session: CdpSession): Promise<unknown> {
+    return this.mocks.attach(session, (networkId, mock) => this.network.markMocked(networkId, mock));
+  }
+
   dispose(): void {
+    this.mocks.detach(this.session);
+    for (const child of this.#children.values()) {
+      this.mocks.detach(child.session);
+    }
     for (const off of this.#off) {
       off();
     }
@@ -162,6 +174,7 @@ export class PageInstrumentation {
       session.trySend('Debugger.setSkipAllPauses', {skip: true}),
       session.trySend('Debugger.setAsyncCallStackDepth', {maxDepth: ASYNC_STACK_DEPTH}),
       this.#emulate(session, kind),
+      this.#intercept(session),
     ];
     if (kind === 'frame') {
       setUp.push(

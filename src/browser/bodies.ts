@@ -6,11 +6,15 @@ const BODY_TIMEOUT_MS = 10_000;
 /**
  * The response body as Chrome kept it (durable messages keep bodies across
  * navigations, up to a budget). Undefined when it is gone, was too large to
- * keep, or never existed (redirects, failures).
+ * keep, or never existed (redirects, failures). A mocked response's body is
+ * the mock's: Chrome keeps none for requests answered through Fetch.
  */
 export async function responseBody(record: NetworkRecord): Promise<Buffer | undefined> {
   if (!record.response || record.redirected || record.resourceType === 'websocket' || record.session.detached) {
     return undefined;
+  }
+  if (record.mockBody) {
+    return record.mockBody;
   }
   try {
     const {body, base64Encoded} = await record.session.send(

@@ -39,6 +39,11 @@ export class PageFrames {
     return entry && !entry.session.detached ? entry : undefined;
   }
 
+  /** Sessions of the page's out-of-process iframes that are still attached, in attach order. */
+  oopifSessions(): CdpSession[] {
+    return [...this.#oopifs.values()].filter(entry => !entry.session.detached).map(entry => entry.session);
+  }
+
   /** The OOPIF entry whose session is `session`. */
   bySession(session: CdpSession): OopifSession | undefined {
     for (const entry of this.#oopifs.values()) {

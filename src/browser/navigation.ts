@@ -27,6 +27,9 @@ export async function navigate(
       page,
       async watcher => {
         const response = await page.session.send('Page.navigate', {url}, timeout);
+        if (response.isDownload) {
+          page.downloadsExpected++;
+        }
         if (response.errorText) {
           // Chrome commits its error page right after: let it, so that the page
           // list shows where the tab really is (bounded; never an error itself).

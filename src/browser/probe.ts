@@ -8,6 +8,10 @@
  *   effects the action scheduled but that have not touched the DOM yet are
  *   still awaited.
  *
+ * Activated links with a `download` attribute are counted too (`downloads()`,
+ * since the last mark): their download begins only once the server answers,
+ * so the response of the action waits for it.
+ *
  * `settle(since, quietMs, capMs)` resolves false right away when nothing was
  * scheduled and nothing changed; otherwise once the tracked work is done and
  * the DOM has been quiet for `quietMs`, or at `capMs`.
@@ -20,7 +24,7 @@ export const PROBE_URL = 'cdp-mcp-probe.js';
 const PROBE_KEY = 'cdp-mcp.probe';
 
 /** An expression calling a probe method in the page, undefined when the document has no probe. */
-export function probeCall(method: 'mark' | 'settle', ...args: number[]): string {
+export function probeCall(method: 'mark' | 'settle' | 'downloads', ...args: number[]): string {
   return `globalThis[Symbol.for('${PROBE_KEY}')]?.${method}(${args.join(', ')})`;
 }
 
@@ -82,8 +86,28 @@ export const PROBE_SOURCE = `(() => {
       return send.apply(this, args);
     };
   }
+  let downloads = 0;
+  const isDownloadLink = a => Boolean(a && a.hasAttribute('download') && a.href);
+  // Clicks on links in the document, once every handler had its chance to prevent them.
+  globalThis.addEventListener('click', e => {
+    const a = e.composedPath().find(n => n instanceof HTMLAnchorElement);
+    if (!e.defaultPrevented && isDownloadLink(a)) downloads++;
+  });
+  // Scripts often click a link they never attach (blob downloads): the document never sees that click.
+  const anchorClick = globalThis.HTMLAnchorElement && HTMLAnchorElement.prototype.click;
+  if (anchorClick) {
+    HTMLAnchorElement.prototype.click = function (...args) {
+      let prevented = false;
+      const watch = e => { prevented = e.defaultPrevented; };
+      if (!this.isConnected) this.addEventListener('click', watch);
+      try { return anchorClick.apply(this, args); } finally {
+        if (!this.isConnected) { this.removeEventListener('click', watch); if (!prevented && isDownloadLink(this)) downloads++; }
+      }
+    };
+  }
   Object.defineProperty(globalThis, key, {value: {
-    mark: () => { epoch++; pending.clear(); return count; },
+    mark: () => { epoch++; pending.clear(); downloads = 0; return count; },
+    downloads: () => downloads,
     count: () => count,
     settle: (since, quietMs, capMs) => new Promise(resolve => {
       const began = performance.now();

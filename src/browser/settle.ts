@@ -207,17 +207,25 @@ export async function runAndSettle<T>(
     const value = outcome.v;
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
-      // Wait for the DOM to settle, unless a navigation or dialog interrupts.
+      // Wait for the DOM to settle, unless a navigation or dialog interrupts;
+      // then learn whether the action activated download links.
+      const settle = probeCall('settle', mark, QUIET_WINDOW_MS * cpu, SETTLE_CAP_MS * cpu);
       const settled = page.session
         .send(
           'Runtime.evaluate',
           {
-            expression: probeCall('settle', mark, QUIET_WINDOW_MS * cpu, SETTLE_CAP_MS * cpu),
+            expression: `Promise.resolve(${settle}).then(() => ${probeCall('downloads')} ?? 0)`,
             awaitPromise: true,
             returnByValue: true,
           },
           SETTLE_CAP_MS * cpu + 2_000,
         )
+        .then(response => {
+          const downloads: unknown = response.result.value;
+          if (typeof downloads === 'number') {
+            page.downloadsExpected += downloads;
+          }
+        })
         .catch(() => undefined);
       await Promise.race([settled, watcher.started.promise, watcher.dialog.promise]);
     }

@@ -8,10 +8,16 @@
  * Names are camelCase as chrome-devtools-mcp spells them; the command line
  * also takes them in kebab-case.
  */
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+
 import {CATEGORY_FLAG_TABLE} from './categoryFlags.js';
 import {defineFlags} from './flagSpec.js';
 import {TOOL_FLAG_TABLE} from './toolFlags.js';
 import {existingDirectories, httpUrl, jsonStringRecord, size, urlPatterns, wsUrl} from './valueParsers.js';
+
+/** Where downloads go unless --downloadsDir says otherwise: inside the temp dir, which is always an allowed root. */
+export const DEFAULT_DOWNLOADS_DIR = join(tmpdir(), 'cdp-mcp-downloads');
 
 /** The flag table. Order matters: it is the order of --help and of the README within each group. */
 export const FLAGS = defineFlags({
@@ -119,6 +125,35 @@ export const FLAGS = defineFlags({
     parse: existingDirectories,
     description:
       'A directory file tools may read and write when the MCP client sends no roots (the OS temp dir always counts).',
+  },
+  maxOutputChars: {
+    type: 'number',
+    group: 'tools',
+    min: 500,
+    placeholder: '<chars>',
+    defaultText: 'off',
+    description:
+      'Cap on the text of every tool response; longer output is cut at a line boundary with a note saying how much was left out and how to get it.',
+  },
+  experimentalRawCdp: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Enable `send_cdp_command` (one raw CDP command per call; commands that would break the server are refused).',
+  },
+  downloadsDir: {
+    type: 'string',
+    group: 'network',
+    placeholder: '<dir>',
+    default: DEFAULT_DOWNLOADS_DIR,
+    defaultText: '<OS temp dir>/cdp-mcp-downloads',
+    parse: raw => {
+      if (raw.trim() === '') {
+        throw new Error('--downloadsDir needs a folder path.');
+      }
+      return resolve(raw);
+    },
+    description: 'Folder downloads are saved to. It must be inside the allowed roots; downloads are refused otherwise.',
   },
   allowUnrestrictedPaths: {
     type: 'boolean',

@@ -1,4 +1,5 @@
 import {formatDialog, formatEmulation, formatPages} from './format.js';
+import {formatStartedDownloads} from './formatDownloads.js';
 import {renderSections, type Sections, type ToolSectionName} from './sections.js';
 import {serverPartsJson} from './serverParts.js';
 import type {ResponseState} from './state.js';
@@ -13,6 +14,10 @@ export interface SnapshotRequest {
   verbose: boolean;
   /** Save the snapshot text to this (sandbox-checked) path instead of inlining it. */
   filePath?: string;
+  /** Only what changed since the page's previous snapshot. */
+  sinceLast?: boolean;
+  /** Cut the inline snapshot after this many characters (at a line boundary). */
+  maxChars?: number;
 }
 
 export type {ToolSectionName} from './sections.js';
@@ -110,6 +115,9 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
     }
     if (state.snapshot) {
       sections.snapshot = state.snapshot;
+    }
+    if (state.downloads?.length) {
+      sections.downloadsStarted = formatStartedDownloads(state.downloads);
     }
     if (state.error !== undefined) {
       sections.error = [`Error: ${state.error}`];

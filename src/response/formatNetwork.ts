@@ -10,6 +10,8 @@ export interface RequestSummary {
   url: string;
   /** HTTP status, else the failure text, else "pending". */
   status: string;
+  /** The URL pattern of the network mock that answered it (mock_network_request). */
+  mockedBy?: string;
 }
 
 /** Inline bodies longer than this are cut, and say so. */
@@ -30,7 +32,8 @@ export function requestStatus(response: {status: number} | undefined, failure: s
 }
 
 export function formatRequestLine(request: RequestSummary): string {
-  return `reqid=${request.id} ${request.method} ${truncate(request.url, URL_LIST_LIMIT)} [${request.status}]`;
+  const mocked = request.mockedBy === undefined ? '' : ` [mocked by ${request.mockedBy}]`;
+  return `reqid=${request.id} ${request.method} ${truncate(request.url, URL_LIST_LIMIT)} [${request.status}]${mocked}`;
 }
 
 /** The `## Network requests` section. */
@@ -217,4 +220,33 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
     out[name] = isSafeHeader(name) ? value : REDACTED;
   }
   return out;
+}
+
+/** A network mock as its list shows it. */
+export interface MockView {
+  id: number;
+  urlPattern: string;
+  method?: string;
+  status: number;
+  contentType: string | undefined;
+  bytes: number;
+  used: number;
+  times?: number;
+}
+
+/** The `## Network mocks` section: the context's active mocks, newest (winning) first. */
+export function formatMockList(mocks: MockView[], context: string): string[] {
+  const lines = ['## Network mocks'];
+  if (mocks.length === 0) {
+    lines.push(`No network mocks in ${context}.`);
+    return lines;
+  }
+  for (const m of mocks) {
+    const type = m.contentType ? `${m.contentType}, ` : '';
+    const uses = m.times === undefined ? `answered ${m.used}` : `answered ${m.used} of ${m.times}`;
+    lines.push(
+      `mock=${m.id} ${m.method ?? 'any method'} ${m.urlPattern} → ${m.status} (${type}${m.bytes} bytes; ${uses})`,
+    );
+  }
+  return lines;
 }

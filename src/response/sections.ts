@@ -11,6 +11,8 @@ export const SECTIONS = [
   {name: 'lines'},
   /** `Page navigated to <url>.` after an action that navigated. */
   {name: 'navigation', start: /^Page navigated to /},
+  /** Downloads the call started (the server adds them). */
+  {name: 'downloadsStarted', start: /^## Downloads started$/},
   /** Emulation status of the response's page. */
   {name: 'emulation', start: /^(Emulating |Default navigation timeout set to )/},
   {name: 'dialog', start: /^# Open dialog$/},
@@ -23,13 +25,17 @@ export const SECTIONS = [
   {name: 'traceSummary', start: /^## Summary of Performance trace findings:/},
   {name: 'traceInsight', start: /^## Insight Title:/},
   {name: 'lighthouse', start: /^## Lighthouse audit results$/},
-  {name: 'snapshot', start: /^(## Latest page snapshot$|Saved snapshot to )/},
+  {name: 'snapshot', start: /^(## Latest page snapshot$|## Changes since the previous snapshot$|Saved snapshot to )/},
+  {name: 'pageText', start: /^## Page text$/},
+  {name: 'cdpResult', start: /^## CDP result$/},
   {name: 'heapSnapshot', start: /^## Heap Snapshot Data$/},
   {name: 'networkRequest', start: /^## Request /},
   {name: 'consoleMessage', start: /^ID: \d+$/},
   {name: 'extensions', start: /^## Extensions$/},
   {name: 'thirdPartyTools', start: /^## Third-party developer tools$/},
   {name: 'webmcpTools', start: /^## WebMCP tools$/},
+  {name: 'networkMocks', start: /^## Network mocks$/},
+  {name: 'downloads', start: /^## Downloads$/},
   {name: 'networkList', start: /^## Network requests$/},
   {name: 'consoleList', start: /^## Console messages$/},
   /** `Error: <message>` when the handler failed. */
@@ -44,6 +50,7 @@ export type ToolSectionName = Exclude<
   | 'notes'
   | 'lines'
   | 'navigation'
+  | 'downloadsStarted'
   | 'emulation'
   | 'dialog'
   | 'pages'

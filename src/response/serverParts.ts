@@ -4,6 +4,7 @@
  * dialog, page lists, the snapshot and the error.
  */
 import type {EmulationView, PageSummary} from './format.js';
+import {formatStartedDownloads} from './formatDownloads.js';
 import {snapshotJson} from './snapshotJson.js';
 import type {ResponseState} from './state.js';
 
@@ -68,6 +69,9 @@ export function serverPartsJson(
   }
   if (navigatedToUrl) {
     before['navigatedToUrl'] = navigatedToUrl;
+  }
+  if (state.downloads?.length) {
+    before['downloadsStarted'] = formatStartedDownloads(state.downloads).join('\n');
   }
   if (state.emulation) {
     Object.assign(before, emulationJson(state.emulation.state, state.emulation.navigationTimeoutMs));

@@ -1,5 +1,6 @@
 /** The page state a finished call's response shows, as the server resolved it. */
 import type {DialogView, EmulationView, PageSummary} from './format.js';
+import type {DownloadView} from './formatDownloads.js';
 
 /** A service worker of an extension, as page lists show it. */
 export interface WorkerSummary {
@@ -25,6 +26,8 @@ export interface ResponseState {
   };
   /** Resolved only when the tool asked for a snapshot. */
   snapshot?: string[];
+  /** Downloads that began during the call. */
+  downloads?: DownloadView[];
   /** The handler's (or the resolution's) failure. */
   error?: string;
 }

@@ -47,6 +47,10 @@ export interface SectionData {
   lighthouse: undefined;
   heapSnapshot: undefined;
   tabId: string;
+  cdpResult: undefined;
+  downloads: undefined;
+  networkMocks: undefined;
+  pageText: undefined;
   networkRequest: {summary: RequestSummary; detail: RequestDetail};
   consoleMessage: (ConsoleDetail & {argsCount: number}) | IssueDetail;
   extensions: Array<v.InferOutput<typeof EXTENSION>>;
@@ -94,6 +98,11 @@ export const TOOL_PARTS: {[N in ToolSectionName]: ToolPartSpec<N>} = {
   lighthouse: {entries: {lighthouseText: v.string()}, build: lines => ({lighthouseText: text(lines)})},
   heapSnapshot: {entries: {heapSnapshotText: v.string()}, build: lines => ({heapSnapshotText: text(lines)})},
   tabId: {entries: {tabId: v.string()}, build: (_lines, tabId) => ({tabId})},
+  // Text-only parts of tools beyond the reference: their text, under the part's name.
+  cdpResult: {entries: {cdpResult: v.string()}, build: lines => ({cdpResult: text(lines)})},
+  downloads: {entries: {downloads: v.string()}, build: lines => ({downloads: text(lines)})},
+  networkMocks: {entries: {networkMocks: v.string()}, build: lines => ({networkMocks: text(lines)})},
+  pageText: {entries: {pageText: v.string()}, build: lines => ({pageText: text(lines)})},
   networkRequest: {
     entries: {networkRequest: NETWORK_REQUEST_DETAIL},
     build: (_lines, {summary, detail}) => {
@@ -171,6 +180,7 @@ export const SERVER_PARTS: {[N in Exclude<SectionName, ToolSectionName>]: PartSp
   notes: {entries: {reconnected: v.literal(true)}},
   lines: {entries: {message: v.string()}},
   navigation: {entries: {navigatedToUrl: v.string()}},
+  downloadsStarted: {entries: {downloadsStarted: v.string()}},
   emulation: {entries: EMULATION},
   dialog: {entries: {dialog: DIALOG}},
   pages: {entries: {pages: v.array(PAGE)}},
@@ -186,7 +196,17 @@ export function toolPartJson<N extends ToolSectionName>(name: N, lines: string[]
 }
 
 /** Parts every tool's response can have; page-scoped tools add their page's emulation and dialog. */
-const COMMON_PARTS = ['notes', 'lines', 'navigation', 'pages', 'extensionPages', 'serviceWorkers', 'snapshot', 'error'];
+const COMMON_PARTS = [
+  'notes',
+  'lines',
+  'navigation',
+  'downloadsStarted',
+  'pages',
+  'extensionPages',
+  'serviceWorkers',
+  'snapshot',
+  'error',
+];
 const PAGE_PARTS = ['emulation', 'dialog'];
 
 /** Structured content of the slim tools: the text item itself, as chrome-devtools-mcp 1.11 gives it. */

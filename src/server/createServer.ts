@@ -57,7 +57,7 @@ export function createServer(config: Config): CdpMcpServer {
     {capabilities: {tools: {}}, instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.'},
   );
   const files = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
-  const browsers = new BrowserManager(config);
+  const browsers = new BrowserManager(config, dir => files.validate(dir));
   const roots = deferred<void>();
 
   const refreshRoots = async () => {

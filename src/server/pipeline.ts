@@ -6,7 +6,9 @@ import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
+import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {errorMessage} from '../util/async.js';
@@ -91,6 +93,14 @@ export class Pipeline {
         registered.tool.slim,
       );
     }
+    // valibot takes an array for a record (index keys); JSON Schema does not.
+    const properties = (registered.inputSchema['properties'] ?? {}) as Record<string, {type?: unknown}>;
+    const arrayForObject = Object.keys(given).find(k => properties[k]?.type === 'object' && Array.isArray(given[k]));
+    if (arrayForObject) {
+      return fail(
+        `Invalid arguments for tool "${name}": "${arrayForObject}": Invalid type: Expected Object but received Array. Fix it and retry.`,
+      );
+    }
     const parsed = v.safeParse(registered.schema, given);
     if (!parsed.success) {
       return fail(
@@ -115,11 +125,16 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`, tool.slim);
     }
+    // The downloads folder must be inside the roots, which the client may have changed.
+    await this.options.rootsReady?.();
+    await browser.downloads.refresh();
+    const downloadsMark = browser.downloads.mark();
     const handles = new BrowserHandle(browser, config, files);
     const context: ToolContext = {browser: handles, config, files, progress, tracing: tracingHandle(browser, files)};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;
+    let downloadsExpectedBefore: number | undefined;
     try {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
@@ -139,6 +154,7 @@ export class Pipeline {
         if (tool.blockedByDialog) {
           page.throwIfDialogOpen();
         }
+        downloadsExpectedBefore = page.downloadsExpected;
         const work = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
         await guardAgainstDialogs(browser, page, work, tool.name);
       } else {
@@ -156,6 +172,8 @@ export class Pipeline {
       notes: [browsers.takeNote()].filter((n): n is string => Boolean(n)),
       error,
       extensions: config.categoryExtensions,
+      downloadsMark,
+      downloadsExpectedBefore,
     });
     const isError = state.error !== undefined;
     if (tool.slim) {
@@ -163,13 +181,19 @@ export class Pipeline {
       const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
       return {text, images: [], isError, structured: {type: 'text', text}};
     }
+    const text = response.render(state);
     return {
-      text: response.render(state),
+      text: config.maxOutputChars ? capText(text, config.maxOutputChars, outputHint(tool, response)) : text,
       images: isError ? [] : [...response.images],
       isError,
       structured: response.structured(state),
     };
   }
+}
+
+/** How to get what the server cap cut: the tool's own hint, the snapshot's, or the generic one. */
+function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): string {
+  return tool.outputHint ?? (response.wants.snapshot ? SNAPSHOT_OUTPUT_HINT : DEFAULT_OUTPUT_HINT);
 }
 
 /** A call refused or failed before its handler ran; the structured content fits the tool's outputSchema. */

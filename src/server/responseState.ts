@@ -5,6 +5,11 @@ import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js'
 import {snapshotSection} from '../snapshot/section.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
+/** How long a response waits for the downloads its call started to finish. */
+const DOWNLOAD_WAIT_MS = 3_000;
+/** How long a response waits for a download its call is known to have started to begin. */
+const DOWNLOAD_BEGIN_TIMEOUT_MS = 5_000;
+
 /**
  * Resolves what a finished call's response shows besides the tool's own
  * parts: the response page's emulation and open dialog, and the page list
@@ -20,6 +25,10 @@ export async function resolveResponseState(options: {
   error: string | undefined;
   /** --categoryExtensions: extension pages apart, and the extensions' service workers. */
   extensions?: boolean;
+  /** Downloads from this mark on began during the call. */
+  downloadsMark?: number;
+  /** The page's expected-download count before the call (the call's actions may add to it). */
+  downloadsExpectedBefore?: number;
 }): Promise<ResponseState> {
   const {browser, page, wants} = options;
   let error = options.error;
@@ -31,8 +40,20 @@ export async function resolveResponseState(options: {
       error = e instanceof Error ? e.message : String(e);
     }
   }
+  const mark = options.downloadsMark;
+  const expected = page ? page.downloadsExpected - (options.downloadsExpectedBefore ?? page.downloadsExpected) : 0;
+  if (page && mark !== undefined && expected > 0) {
+    // A download link answers only once its server does: wait for the download to begin.
+    await browser.downloads.waitForBegun(mark, page.id, expected, DOWNLOAD_BEGIN_TIMEOUT_MS);
+  }
+  const downloads = mark === undefined ? [] : browser.downloads.since(mark);
+  if (downloads.length) {
+    // Most downloads are small: say where the file is rather than "in progress".
+    await browser.downloads.settle(downloads, DOWNLOAD_WAIT_MS);
+  }
   return {
     notes: options.notes,
+    downloads,
     emulation: page ? {state: page.emulation, navigationTimeoutMs: defaultNavigationTimeout(page)} : undefined,
     dialog: page?.dialog,
     pages: wants.pages ? await pageList(browser, options.extensions ?? false) : undefined,

@@ -38,6 +38,7 @@ export const listConsoleMessages = definePageTool({
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
   sections: ['consoleList'],
+  outputHint: 'Page through the messages with pageSize and pageIdx, or filter them with types.',
   schema: {
     ...paginationEntries('Messages'),
     types: v.optional(

@@ -9,15 +9,21 @@
  */
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
 import type {ExtensionInfo} from '../browser/extensions.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
+import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
+import type {PageText, PageTextFormat} from '../browser/pageText.js';
 import type {OsAppState} from '../browser/pwa.js';
+import type {RawOutcome, RawTarget} from '../browser/rawCdp.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
+import type {StorageState} from '../browser/storageFormat.js';
+import type {StorageLoadReport} from '../browser/storageState.js';
 import type {ThirdPartyGroup, ThirdPartyTool} from '../browser/thirdParty.js';
 import type {WebMcpResult, WebMcpTool} from '../browser/webmcp.js';
 import type {Config} from '../cli/options.js';
@@ -30,6 +36,8 @@ export interface ToolFiles {
   validate(path: string): Promise<string>;
   /** Writes `data` to `path` with its extension forced to `ext`; returns the path written. */
   save(data: Uint8Array | string, path: string, ext: string): Promise<string>;
+  /** Reads a file inside the allowed roots, up to `maxBytes`; throws with what to do otherwise. */
+  read(path: string, maxBytes: number): Promise<Buffer>;
   /** Writes `data` to a new file in a fresh temp folder; returns its path. */
   saveTemporary(data: Uint8Array | string, filename: string): Promise<string>;
 }
@@ -65,6 +73,8 @@ export interface ToolBrowser {
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   readonly extensions: ToolExtensions;
   readonly pwa: ToolPwa;
+  /** Every download of this browser session, oldest first. */
+  downloads(): readonly DownloadRecord[];
 }
 
 /** Installed web apps (`--categoryPwa`), by manifest id. */
@@ -112,6 +122,8 @@ export interface ToolPage {
   /** The unanswered dialog the page shows, if any. */
   readonly dialog: OpenDialog | undefined;
   readonly emulation: Readonly<EmulationState>;
+  /** Its browser context, for messages: `the default browser context` or `isolated context "<name>"`. */
+  readonly contextLabel: string;
 
   /** Navigates (URL, history, reload); failures come back in the outcome, not as throws. */
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome>;
@@ -124,6 +136,10 @@ export interface ToolPage {
   screenshot(request: ScreenshotRequest): Promise<string>;
   /** Makes `state` the page's whole emulation state. */
   emulate(state: EmulationState): Promise<void>;
+  /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText>;
+  /** Sends one raw CDP command to the page's session or the browser; throws when it is refused. */
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome>;
   /** Sets the size of the page's content area (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
   /** Starts the server's performance trace on this page (optionally of a fresh reload). */
@@ -142,6 +158,17 @@ export interface ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly storage: ToolStorage;
+}
+
+/** The login state (cookies and web storage) of the page's browser context. */
+export interface ToolStorage {
+  /** The context's cookies and the storage of the origins its pages have open. */
+  save(): Promise<StorageState>;
+  /** Parses and checks a state file's text completely; throws saying what is wrong. */
+  parse(text: string): StorageState;
+  /** Applies a checked state to the context (all of it, or nothing when it fails). */
+  load(state: StorageState): Promise<StorageLoadReport>;
 }
 
 /**
@@ -179,4 +206,10 @@ export interface ToolNetwork {
   requestBody(record: NetworkRecord): Promise<string | undefined>;
   /** The response body (undefined when it is gone, too large or never existed). */
   responseBody(record: NetworkRecord): Promise<Buffer | undefined>;
+  /** Answers matching requests of the page's browser context from now on (newest mock first). */
+  mock(spec: MockSpec): Promise<NetworkMock>;
+  /** Removes the context's mocks with this exact pattern (all when undefined); returns them. */
+  clearMocks(urlPattern: string | undefined): Promise<NetworkMock[]>;
+  /** The context's active mocks, newest first. */
+  mocks(): readonly NetworkMock[];
 }

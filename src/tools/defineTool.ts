@@ -28,6 +28,8 @@ interface BaseTool<E extends Entries, S extends ToolSectionName> {
     /** Flags that must be on for the tool to be offered (besides its category's). */
     conditions?: readonly ToolCondition[];
   };
+  /** Not a tool of chrome-devtools-mcp 1.11 (README, Beyond chrome-devtools-mcp): tool-name parity checks leave it out. */
+  beyondReference?: boolean;
   /** In the `--slim` set: offered only with --slim (every other tool only without it). */
   slim?: boolean;
   /** Parameters: every entry carries a v.description. */
@@ -39,7 +41,14 @@ interface BaseTool<E extends Entries, S extends ToolSectionName> {
    * They make the tool's outputSchema; a handler can only fill the ones listed.
    */
   sections?: readonly S[];
+  /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
+  outputHint?: string;
 }
+
+/** The hint for output that a cap cut, when the tool names none. */
+export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server with a larger --maxOutputChars.';
+
+export {SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 
 export interface GlobalTool<E extends Entries = Entries, S extends ToolSectionName = ToolSectionName> extends BaseTool<
   E,

@@ -8,6 +8,7 @@ import type {Browser} from '../browser/Browser.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
 import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
+import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
@@ -25,8 +26,12 @@ import {
   performNavigation,
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
+import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
 import {installPwa, launchPwa, osAppState, uninstallPwa} from '../browser/pwa.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
+import {parseStorageText} from '../browser/storageFormat.js';
+import {applyStorageState, captureStorageState} from '../browser/storageState.js';
 import {tabTargetIdOf} from '../browser/tabs.js';
 import {discoverThirdPartyTools, executeThirdPartyTool, findThirdPartyTool} from '../browser/thirdParty.js';
 import {waitForText} from '../browser/waitForText.js';
@@ -56,6 +61,7 @@ import type {
   ToolNetwork,
   ToolPage,
   ToolPwa,
+  ToolStorage,
   ToolThirdParty,
   ToolTracing,
   ToolWebMcp,
@@ -98,12 +104,17 @@ export class BrowserHandle implements ToolBrowser {
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
     return new PageHandle(await this.browser.newPage(options), this);
   }
+
+  downloads(): readonly DownloadRecord[] {
+    return this.browser.downloads.list();
+  }
 }
 
 export class PageHandle implements ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly storage: ToolStorage;
 
   constructor(
     readonly page: Page,
@@ -112,10 +123,13 @@ export class PageHandle implements ToolPage {
     this.input = pageInput(page);
     this.console = pageConsole(page, owner.files, owner.config);
     this.network = pageNetwork(page);
+    this.storage = pageStorage(page, owner.browser);
     this.#connection = () => owner.browser.connection;
+    this.#owner = owner;
   }
 
   readonly #connection: () => Browser['connection'];
+  readonly #owner: BrowserHandle;
 
   get id(): number {
     return this.page.id;
@@ -131,6 +145,10 @@ export class PageHandle implements ToolPage {
 
   get emulation(): Readonly<EmulationState> {
     return this.page.emulation;
+  }
+
+  get contextLabel(): string {
+    return this.page.contextName ? `isolated context "${this.page.contextName}"` : 'the default browser context';
   }
 
   navigate(request: NavigationRequest, options: NavigationOptions): Promise<NavigationOutcome> {
@@ -151,6 +169,14 @@ export class PageHandle implements ToolPage {
 
   screenshot(request: ScreenshotRequest): Promise<string> {
     return captureScreenshot(this.page, request);
+  }
+
+  sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {
+    return sendRawCommand(this.#owner.browser, this.page, method, params, target);
+  }
+
+  text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {
+    return extractPageText(this.page, format, uid);
   }
 
   emulate(state: EmulationState): Promise<void> {
@@ -250,6 +276,17 @@ function pageNetwork(page: Page): ToolNetwork {
     find: id => collector().findById(id),
     requestBody: (record: NetworkRecord) => requestBody(record),
     responseBody: (record: NetworkRecord) => responseBody(record),
+    mock: spec => page.mocks.add(spec),
+    clearMocks: urlPattern => page.mocks.clear(urlPattern),
+    mocks: () => page.mocks.list(),
+  };
+}
+
+function pageStorage(page: Page, browser: Browser): ToolStorage {
+  return {
+    save: () => captureStorageState(browser, page),
+    parse: text => parseStorageText(text),
+    load: state => applyStorageState(browser, page, state),
   };
 }
 

@@ -45,6 +45,7 @@ function summary(record: NetworkRecord): RequestSummary {
     method: record.method,
     url: record.url,
     status: requestStatus(record.response, record.failure),
+    ...(record.mockedBy === undefined ? {} : {mockedBy: record.mockedBy}),
   };
 }
 
@@ -55,6 +56,7 @@ export const listNetworkRequests = definePageTool({
   annotations: {category: 'network', readOnlyHint: true},
   sections: ['networkList'],
   blockedByDialog: false,
+  outputHint: 'Page through the requests with pageSize and pageIdx, or filter them with resourceTypes.',
   schema: {
     ...paginationEntries('Requests'),
     resourceTypes: v.optional(
@@ -93,6 +95,7 @@ export const getNetworkRequest = definePageTool({
   sections: ['networkRequest'],
   blockedByDialog: true,
   filePaths: ['requestFilePath', 'responseFilePath'],
+  outputHint: 'Save the bodies to files with requestFilePath and responseFilePath.',
   schema: {
     reqid: v.optional(v.pipe(v.number(), v.description('The reqid of a request from list_network_requests.'))),
     requestFilePath: v.optional(

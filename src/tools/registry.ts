@@ -7,6 +7,7 @@ import {toolDisabledReason} from './categories.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {getCssStyles} from './css.js';
 import {optionalPageIdEntry, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
+import {listDownloads} from './downloads.js';
 import {emulate, resizePage} from './emulation.js';
 import {
   installExtension,
@@ -19,13 +20,17 @@ import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, upl
 import {getTabId} from './interop.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
+import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
+import {getPageText} from './pageText.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {getOsAppState, installPwa, launchPwa, uninstallPwa} from './pwa.js';
+import {sendCdpCommand} from './rawCdp.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
 import {takeSnapshot} from './snapshot.js';
+import {loadStorageState, saveStorageState} from './storage.js';
 import {execute3pDeveloperTool, list3pDeveloperTools} from './thirdParty.js';
 import {executeWebmcpTool, listWebmcpTools} from './webmcp.js';
 
@@ -56,6 +61,13 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  mockNetworkRequest,
+  clearNetworkMocks,
+  saveStorageState,
+  loadStorageState,
+  listDownloads,
+  getPageText,
+  sendCdpCommand,
   performanceStartTrace,
   performanceStopTrace,
   performanceAnalyzeInsight,

@@ -14,6 +14,7 @@ export const evaluateScript = definePageTool({
   // would pause the script before it starts, so that one blocks.
   blockedByDialog: true,
   filePaths: ['filePath', 'sourcePath'],
+  outputHint: 'Return less from the function, or save the result with filePath.',
   schema: {
     function: v.optional(
       v.pipe(

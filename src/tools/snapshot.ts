@@ -19,8 +19,31 @@ export const takeSnapshot = definePageTool({
     filePath: v.optional(
       v.pipe(v.string(), v.description('Save the snapshot to this file (.txt) instead of returning it.')),
     ),
+    sinceLast: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Only what changed since this page's previous snapshot: added and changed nodes with their ancestors, removed uids, a count of the rest. uids stay valid. Default is false.",
+        ),
+      ),
+    ),
+    maxChars: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(200),
+        v.description(
+          'Cut the snapshot after this many characters (at a line boundary, saying how much was left out).',
+        ),
+      ),
+    ),
   },
   async handler({params}, response) {
-    response.includeSnapshot({verbose: params.verbose ?? false, filePath: params.filePath});
+    response.includeSnapshot({
+      verbose: params.verbose ?? false,
+      filePath: params.filePath,
+      sinceLast: params.sinceLast ?? false,
+      maxChars: params.maxChars,
+    });
   },
 });

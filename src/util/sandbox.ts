@@ -85,6 +85,27 @@ export class PathSandbox {
     return checked;
   }
 
+  /** Reads a file inside the roots; refuses one larger than `maxBytes` (and anything but a regular file). */
+  async read(path: string, maxBytes: number): Promise<Buffer> {
+    const checked = await this.validate(path);
+    let handle;
+    try {
+      handle = await open(checked, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const stats = await handle.stat();
+      if (!stats.isFile()) {
+        throw new Error('it is not a regular file');
+      }
+      if (stats.size > maxBytes) {
+        throw new Error(`it has ${stats.size} bytes, more than the ${maxBytes} allowed`);
+      }
+      return await handle.readFile();
+    } catch (error) {
+      throw new Error(`Could not read ${checked}: ${(error as Error).message}`, {cause: error});
+    } finally {
+      await handle?.close();
+    }
+  }
+
   /** A fresh private temp folder per file, as the reference does. */
   async saveTemporary(data: Uint8Array | string, filename: string): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'cdp-mcp-'));

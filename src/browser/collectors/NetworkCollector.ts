@@ -59,6 +59,16 @@ export interface NetworkRecord extends Identified {
   timing: RequestTiming;
   gotRequestExtra: boolean;
   gotResponseExtra: boolean;
+  /** The URL pattern of the network mock that answered this request, if one did. */
+  mockedBy: string | undefined;
+  /** The body that mock answered with (Chrome keeps no body of a fulfilled request). */
+  mockBody: Buffer | undefined;
+}
+
+/** What a network mock answered a request with. */
+export interface MockAnswer {
+  urlPattern: string;
+  body: Buffer;
 }
 
 function lowerCaseHeaders(headers: Protocol.Network.Headers | undefined): Record<string, string> {
@@ -92,6 +102,8 @@ export class NetworkCollector {
   readonly #recent = new Map<string, NetworkRecord>();
   readonly #pendingRequestExtra = new Map<string, Array<Record<string, string>>>();
   readonly #pendingResponseExtra = new Map<string, Array<Record<string, string>>>();
+  /** Mocked request ids whose record does not exist yet (the pause can come before requestWillBeSent). */
+  readonly #pendingMocked = new Map<string, MockAnswer>();
 
   constructor(readonly mainFrameId: string) {}
 
@@ -218,8 +230,11 @@ export class NetworkCollector {
       timing: {startWallTimeMs: e.wallTime * 1000, startMs: e.timestamp * 1000},
       gotRequestExtra: false,
       gotResponseExtra: false,
+      mockedBy: this.#pendingMocked.get(e.requestId)?.urlPattern,
+      mockBody: this.#pendingMocked.get(e.requestId)?.body,
       approxBytes: 0,
     };
+    this.#pendingMocked.delete(e.requestId);
     const pending = this.#pendingRequestExtra.get(key)?.shift();
     if (pending) {
       mergeRequestHeaders(record, pending);
@@ -237,6 +252,28 @@ export class NetworkCollector {
     record.approxBytes = estimate(record);
     this.#active.set(key, record);
     this.buckets.add(record);
+  }
+
+  /**
+   * Marks the latest hop of a request as answered by a mock. The request id
+   * is the Network one; a worker's request pauses on its page's session but
+   * is reported by the worker's, so records are found by id alone.
+   */
+  markMocked(requestId: string, answer: MockAnswer): void {
+    for (const record of [...this.#active.values(), ...this.#recent.values()]) {
+      if (record.requestId === requestId) {
+        record.mockedBy = answer.urlPattern;
+        record.mockBody = answer.body;
+        return;
+      }
+    }
+    this.#pendingMocked.set(requestId, answer);
+    if (this.#pendingMocked.size > MAX_PENDING_EXTRA) {
+      const oldest = this.#pendingMocked.keys().next().value;
+      if (oldest !== undefined) {
+        this.#pendingMocked.delete(oldest);
+      }
+    }
   }
 
   #onRequestExtra(key: string, headers: Protocol.Network.Headers): void {
@@ -332,6 +369,8 @@ export class NetworkCollector {
       timing: {startWallTimeMs: Date.now(), startMs: 0},
       gotRequestExtra: false,
       gotResponseExtra: true,
+      mockedBy: undefined,
+      mockBody: undefined,
       approxBytes: 256 + e.url.length * 2,
     };
     this.#active.set(key, record);

@@ -1,0 +1,164 @@
+import {extname} from 'node:path';
+
+import * as v from 'valibot';
+
+import type {NetworkMock} from '../browser/networkMocks.js';
+import {formatMockList, type MockView} from '../response/formatNetwork.js';
+import type {ToolPage} from './context.js';
+import {definePageTool} from './defineTool.js';
+import {parseHeaders} from './emulationParams.js';
+
+/** Larger mock bodies belong on a real server. */
+const MAX_MOCK_BODY_BYTES = 20 * 1024 * 1024;
+/** Content types guessed from a body file's extension when none is given. */
+const TYPE_BY_EXTENSION: Record<string, string> = {
+  '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+const patternEntry = (what: string) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description(
+      `${what} URLPattern syntax with a full URL, e.g. "https://api.example.com/users/*" or "*://*/*.json".`,
+    ),
+  );
+
+/** The mock's headers with one Content-Type: the parameter's, the header's, the body file's, or text. */
+function withContentType(
+  headers: Record<string, string>,
+  contentType: string | undefined,
+  bodyFilePath: string | undefined,
+): Record<string, string> {
+  const isType = (name: string) => name.toLowerCase() === 'content-type';
+  if (contentType === undefined && Object.keys(headers).some(isType)) {
+    return headers;
+  }
+  const type =
+    contentType ??
+    (bodyFilePath
+      ? (TYPE_BY_EXTENSION[extname(bodyFilePath).toLowerCase()] ?? 'application/octet-stream')
+      : 'text/plain; charset=utf-8');
+  return {...Object.fromEntries(Object.entries(headers).filter(([name]) => !isType(name))), 'content-type': type};
+}
+
+function view(mock: NetworkMock): MockView {
+  const type = Object.entries(mock.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  return {...mock, contentType: type, bytes: mock.body.length};
+}
+
+const mockList = (page: ToolPage) => formatMockList(page.network.mocks().map(view), page.contextLabel);
+
+export const mockNetworkRequest = definePageTool({
+  name: 'mock_network_request',
+  description:
+    "Answer requests of the page's browser context whose URL matches a pattern (and method) with a given response, without contacting the server; other requests are untouched. Newer mocks win. list_network_requests marks mocked requests. URLs blocked by --blockedUrlPattern/--allowedUrlPattern stay blocked.",
+  annotations: {category: 'network', readOnlyHint: false},
+  beyondReference: true,
+  sections: ['networkMocks'],
+  blockedByDialog: false,
+  filePaths: ['bodyFilePath'],
+  schema: {
+    urlPattern: patternEntry('Which request URLs to answer:'),
+    method: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[A-Za-z]+$/, 'Expected an HTTP method such as GET or POST'),
+        v.description('Only requests with this HTTP method (e.g. GET, POST). Default: any method.'),
+      ),
+    ),
+    status: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(200),
+      v.maxValue(599),
+      v.description('HTTP status of the answer, 200-599.'),
+    ),
+    headers: v.optional(
+      v.pipe(v.string(), v.description('Response headers as a JSON object, e.g. {"cache-control": "no-store"}.')),
+    ),
+    contentType: v.optional(
+      v.pipe(
+        v.string(),
+        v.description('Content-Type of the answer (default: from headers, the body file, or text/plain).'),
+      ),
+    ),
+    body: v.optional(v.pipe(v.string(), v.description('Response body text. Not with bodyFilePath.'))),
+    bodyFilePath: v.optional(
+      v.pipe(v.string(), v.description('File whose bytes are the response body. Not with body.')),
+    ),
+    times: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.description('Answer this many requests, then remove the mock. Default: until clear_network_mocks.'),
+      ),
+    ),
+  },
+  async handler({params, page}, response, {files}) {
+    if (params.body !== undefined && params.bodyFilePath !== undefined) {
+      throw new Error('Give the response body either as "body" or as "bodyFilePath", not both.');
+    }
+    const body = params.bodyFilePath
+      ? await files.read(params.bodyFilePath, MAX_MOCK_BODY_BYTES)
+      : Buffer.from(params.body ?? '', 'utf8');
+    const headers = withContentType(parseHeaders(params.headers ?? ''), params.contentType, params.bodyFilePath);
+    const method = params.method?.toUpperCase();
+    const mock = await page.network.mock({
+      urlPattern: params.urlPattern,
+      method,
+      status: params.status,
+      headers,
+      body,
+      times: params.times,
+    });
+    const times = mock.times === undefined ? 'until cleared' : `${mock.times} time${mock.times === 1 ? '' : 's'}`;
+    response.line(
+      `Mocking ${method ?? 'all'} requests matching ${mock.urlPattern} in ${page.contextLabel} with status ${mock.status} (${body.length} bytes), ${times}.`,
+    );
+    response.section('networkMocks', mockList(page));
+  },
+});
+
+export const clearNetworkMocks = definePageTool({
+  name: 'clear_network_mocks',
+  description:
+    "Remove network mocks of the page's browser context: those with exactly this urlPattern, or all of them. Matching requests go to the network again.",
+  annotations: {category: 'network', readOnlyHint: false},
+  beyondReference: true,
+  sections: ['networkMocks'],
+  blockedByDialog: false,
+  schema: {
+    urlPattern: v.optional(
+      patternEntry('The pattern of the mocks to remove, exactly as given to mock_network_request, in'),
+    ),
+  },
+  async handler({params, page}, response) {
+    const before = page.network.mocks();
+    if (params.urlPattern !== undefined && !before.some(m => m.urlPattern === params.urlPattern)) {
+      const patterns = [...new Set(before.map(m => m.urlPattern))];
+      throw new Error(
+        `No network mock with urlPattern ${params.urlPattern} in ${page.contextLabel}. ${patterns.length ? `Active patterns: ${patterns.join(', ')}.` : 'There are no mocks.'} Omit urlPattern to remove all mocks.`,
+      );
+    }
+    const removed = await page.network.clearMocks(params.urlPattern);
+    response.line(
+      `Removed ${removed.length} network mock${removed.length === 1 ? '' : 's'} from ${page.contextLabel}.`,
+    );
+    response.section('networkMocks', mockList(page));
+  },
+});

@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+
+import {definePageTool} from './defineTool.js';
+
+/** The params string as the object CDP takes; throws saying what is wrong. */
+function commandParams(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') {
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`"params" must be a JSON object: ${(error as Error).message}`, {cause: error});
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error('"params" must be a JSON object such as {"expression": "1 + 1"}.');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export const sendCdpCommand = definePageTool({
+  name: 'send_cdp_command',
+  description:
+    "Send one raw Chrome DevTools Protocol command to the page's session (or the browser) and get its JSON result; CDP errors come back as Chrome reports them. Commands that would break the server (closing the browser or its targets, disabling the domains it uses, intercepting requests, changing network conditions or the downloads folder) are refused. No events.",
+  annotations: {category: 'debugging', readOnlyHint: false, conditions: ['experimentalRawCdp']},
+  beyondReference: true,
+  sections: ['cdpResult'],
+  blockedByDialog: false,
+  outputHint:
+    'Ask Chrome for less (e.g. a narrower method or parameters), or save big results with the tools made for them.',
+  schema: {
+    method: v.pipe(
+      v.string(),
+      v.regex(/^[A-Z][A-Za-z]*\.[a-z][A-Za-z]*$/, 'Expected a CDP method such as "Page.getLayoutMetrics"'),
+      v.description('The CDP method, Domain.command, e.g. "Page.getLayoutMetrics".'),
+    ),
+    params: v.optional(
+      v.pipe(v.string(), v.description('The command parameters as a JSON object, e.g. {"expression": "1 + 1"}.')),
+    ),
+    target: v.optional(
+      v.pipe(
+        v.picklist(['page', 'browser']),
+        v.description(
+          "page (default): the page's session; browser: the browser itself (Browser.*, Target.*, Storage.*).",
+        ),
+      ),
+    ),
+  },
+  async handler({params, page}, response) {
+    const target = params.target ?? 'page';
+    const outcome = await page.sendCdp(params.method, commandParams(params.params), target);
+    if ('error' in outcome) {
+      throw new Error(`Chrome answered ${params.method} with an error: ${JSON.stringify(outcome.error)}`);
+    }
+    response.section('cdpResult', [
+      '## CDP result',
+      `${params.method} sent to ${target === 'page' ? `page ${page.id}` : 'the browser'}.`,
+      '```json',
+      JSON.stringify(outcome.result ?? {}, null, 2),
+      '```',
+    ]);
+  },
+});

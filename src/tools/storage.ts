@@ -1,0 +1,62 @@
+import * as v from 'valibot';
+
+import {definePageTool} from './defineTool.js';
+
+/** A state file larger than this is not one we wrote (nor Playwright). */
+const MAX_STATE_FILE_BYTES = 50 * 1024 * 1024;
+const FORMAT_HINT =
+  'Expected the JSON that save_storage_state (or Playwright\'s storageState()) writes: {"cookies": [...], "origins": [...]}.';
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+export const saveStorageState = definePageTool({
+  name: 'save_storage_state',
+  description:
+    "Save the login state of the page's browser context to a JSON file: all its cookies (with their attributes) and the localStorage and sessionStorage of the origins its pages have open. Same format as Playwright's storageState; load it with load_storage_state.",
+  annotations: {category: 'navigation', readOnlyHint: false},
+  beyondReference: true,
+  blockedByDialog: false,
+  filePaths: ['filePath'],
+  schema: {
+    filePath: v.pipe(v.string(), v.description('File to write (.json). It holds secrets: keep it private.')),
+  },
+  async handler({params, page}, response, {files}) {
+    const state = await page.storage.save();
+    const saved = await files.save(`${JSON.stringify(state, null, 2)}\n`, params.filePath, '.json');
+    const local = state.origins.reduce((n, o) => n + o.localStorage.length, 0);
+    const session = state.origins.reduce((n, o) => n + (o.sessionStorage?.length ?? 0), 0);
+    response.line(
+      `Saved the storage state of ${page.contextLabel} to ${saved}: ${count(state.cookies.length, 'cookie')}, ${count(state.origins.length, 'origin')} (${count(local, 'localStorage item')}, ${count(session, 'sessionStorage item')}).`,
+    );
+  },
+});
+
+export const loadStorageState = definePageTool({
+  name: 'load_storage_state',
+  description:
+    "Load a storage state file (from save_storage_state or Playwright's storageState) into the page's browser context: cookies and localStorage for the whole context, sessionStorage into this page. The whole file is checked first; a file that is not a state file changes nothing.",
+  annotations: {category: 'navigation', readOnlyHint: false},
+  beyondReference: true,
+  blockedByDialog: true,
+  filePaths: ['filePath'],
+  schema: {
+    filePath: v.pipe(v.string(), v.description('The storage state JSON file to load.')),
+  },
+  async handler({params, page}, response, {files}) {
+    const text = (await files.read(params.filePath, MAX_STATE_FILE_BYTES)).toString('utf8');
+    let state;
+    try {
+      state = page.storage.parse(text);
+    } catch (error) {
+      throw new Error(`${params.filePath} is not a storage state file: ${(error as Error).message}. ${FORMAT_HINT}`, {
+        cause: error,
+      });
+    }
+    const report = await page.storage.load(state);
+    const {localStorage: local, sessionStorage: session} = report;
+    response.line(
+      `Loaded the storage state from ${params.filePath} into ${page.contextLabel}: ${count(report.cookies, 'cookie')}, localStorage of ${count(local.origins, 'origin')} (${count(local.items, 'item')}), sessionStorage of ${count(session.origins, 'origin')} (${count(session.items, 'item')}) for page ${page.id}.`,
+      'Reload or navigate the page for it to take effect.',
+    );
+  },
+});
