@@ -76,7 +76,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: {allowDefaultProject: ['*.js', 'scripts/*.mjs']},
+        projectService: {allowDefaultProject: ['*.js', 'scripts/*.mjs', 'scripts/vendor/*.mjs']},
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the lazily loaded DevTools bundles into build/vendor/ from the pinned
-// chrome-devtools-frontend package (see scripts/vendor/*.mjs for what each
-// bundle holds). Skips the work when the inputs (package versions and these
+// chrome-devtools-frontend package, and Lighthouse from the pinned lighthouse
+// package (see scripts/vendor/*.mjs for what each bundle holds). Skips the work when the inputs (package versions and these
 // scripts) are unchanged since the last build. Run by `npm run build`.
 // Usage: node scripts/build-vendor.mjs [--force]
 import {execFileSync} from 'node:child_process';
@@ -24,6 +24,7 @@ import {
 } from './vendor/common.mjs';
 import * as css from './vendor/css.mjs';
 import * as heap from './vendor/heap.mjs';
+import * as lighthouse from './vendor/lighthouse.mjs';
 import * as trace from './vendor/trace.mjs';
 
 const FAMILIES = [trace, css, heap];
@@ -32,7 +33,7 @@ const NOTICES = path.join(ROOT, 'THIRD_PARTY_NOTICES');
 
 function inputHash() {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify(inputVersions()));
+  hash.update(JSON.stringify({...inputVersions(), ...lighthouse.inputVersions()}));
   const scripts = [path.join(ROOT, 'scripts/build-vendor.mjs')];
   const vendorDir = path.join(ROOT, 'scripts/vendor');
   scripts.push(
@@ -105,7 +106,7 @@ async function build() {
   // chunk, so one i18n registry and one copy on disk.
   const sources = {setup: I18N_SETUP_SOURCE};
   const entryPoints = {};
-  for (const {bundle} of FAMILIES) {
+  for (const {bundle} of FAMILIES.filter(f => f.bundle)) {
     sources[bundle.name] = bundle.source;
     entryPoints[bundle.name] = `vendor-entry:${bundle.name}`;
   }
@@ -143,6 +144,16 @@ async function build() {
       files[path.relative(OUT_DIR, path.resolve(ROOT, file))] = info.bytes;
     }
   }
+  // Lighthouse is its own build: other plugins, no code shared with DevTools'.
+  const lh = await lighthouse.build({outDir: OUT_DIR});
+  files[lighthouse.OUTPUT_NAME] = lh.bytes;
+  const staleNotices = lh.warnings.filter(w => w.startsWith('THIRD_PARTY_NOTICES'));
+  if (staleNotices.length) {
+    throw new Error(staleNotices.join('\n'));
+  }
+  for (const warning of lh.warnings) {
+    process.stderr.write(`build-vendor: lighthouse: ${warning}\n`);
+  }
   const notices = readFileSync(NOTICES, 'utf8');
   const missing = bundledThirdParties(metafiles).filter(name => !notices.includes(`front_end/third_party/${name}`));
   if (missing.length) {
@@ -159,7 +170,10 @@ if (!process.argv.includes('--force') && upToDate(hash)) {
 }
 const started = Date.now();
 const files = await build();
-writeFileSync(MANIFEST, `${JSON.stringify({hash, versions: inputVersions(), files}, null, 2)}\n`);
+writeFileSync(
+  MANIFEST,
+  `${JSON.stringify({hash, versions: {...inputVersions(), ...lighthouse.inputVersions()}, files}, null, 2)}\n`,
+);
 const total = Object.values(files).reduce((a, b) => a + b, 0);
 process.stderr.write(
   `build-vendor: ${Object.keys(files).length} files, ${(total / 1e6).toFixed(2)} MB in ${Date.now() - started} ms (build/vendor/)\n`,

@@ -1,20 +1,38 @@
 /**
  * Prints how our take_snapshot differs from chrome-devtools-mcp 1.11's on pages, for iterating:
  *
- *   npm run snapshot-diff -- <url...> [--verbose | --both] [--arg=<server flag>]... [--print] [--times N]
+ *   npm run snapshot-diff -- <url | construct:NAME | --constructs>... [--verbose | --both] [--steps]
+ *                            [--arg=<server flag>]... [--env=K=V]... [--print] [--times N]
  *
+ * construct:NAME serves that construct page (src/testing/constructs) from a local fixture server,
+ * --constructs all of them; --steps also compares after each of the construct's interactions.
+ * --env sets a variable for our server only (e.g. --env=CDP_MCP_SNAPSHOT_ENGINE=ax).
  * --verbose compares verbose snapshots, --both compares both modes; --arg passes a flag to both
  * servers (e.g. --arg=--chromeArg=--site-per-process); --print also prints both normalised trees;
  * --times N takes N snapshots per side and prints median times. Exit code 1 when any page differs.
  */
 import {performance} from 'node:perf_hooks';
 
-import {compareSnapshots, navigateBoth, type OraclePair, snapshotOf, startOraclePair} from '../src/testing/oracle.js';
+import {type Construct, CONSTRUCTS, constructUrl, serveConstructs} from '../src/testing/constructs/index.js';
+import {FixtureServer} from '../src/testing/fixtureServer.js';
+import {
+  callBoth,
+  compareSnapshots,
+  interactBoth,
+  navigateBoth,
+  type OraclePair,
+  snapshotOf,
+  startOraclePair,
+} from '../src/testing/oracle.js';
 
-const HELP = `Usage: npm run snapshot-diff -- <url...> [--verbose | --both] [--arg=FLAG]... [--print] [--times N]`;
+const HELP = `Usage: npm run snapshot-diff -- <url | construct:NAME | --constructs>... [--verbose | --both] [--steps]
+       [--arg=FLAG]... [--env=K=V]... [--print] [--times N]`;
 
 interface Options {
   urls: string[];
+  constructs: Construct[];
+  steps: boolean;
+  env: Record<string, string>;
   modes: boolean[];
   args: string[];
   print: boolean;
@@ -22,7 +40,16 @@ interface Options {
 }
 
 function parse(argv: string[]): Options {
-  const o: Options = {urls: [], modes: [false], args: [], print: false, times: 0};
+  const o: Options = {
+    urls: [],
+    constructs: [],
+    steps: false,
+    env: {},
+    modes: [false],
+    args: [],
+    print: false,
+    times: 0,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--verbose') {
@@ -31,6 +58,19 @@ function parse(argv: string[]): Options {
       o.modes = [false, true];
     } else if (arg === '--print') {
       o.print = true;
+    } else if (arg === '--steps') {
+      o.steps = true;
+    } else if (arg === '--constructs') {
+      o.constructs.push(...CONSTRUCTS);
+    } else if (arg.startsWith('construct:')) {
+      const construct = CONSTRUCTS.find(c => c.name === arg.slice('construct:'.length));
+      if (!construct) {
+        throw new Error(`No construct "${arg}". Known: ${CONSTRUCTS.map(c => c.name).join(', ')}`);
+      }
+      o.constructs.push(construct);
+    } else if (arg.startsWith('--env=')) {
+      const [key, ...value] = arg.slice('--env='.length).split('=');
+      o.env[key ?? ''] = value.join('=');
     } else if (arg.startsWith('--arg=')) {
       o.args.push(arg.slice('--arg='.length));
     } else if (arg === '--times') {
@@ -47,7 +87,7 @@ function parse(argv: string[]): Options {
       throw new Error(`Unknown argument "${arg}".\n${HELP}`);
     }
   }
-  if (o.urls.length === 0) {
+  if (o.urls.length === 0 && o.constructs.length === 0) {
     throw new Error(`Give at least one URL.\n${HELP}`);
   }
   return o;
@@ -74,32 +114,58 @@ async function timeSnapshots(pair: OraclePair, verbose: boolean, times: number):
   return `median of ${times}: ours ${ours.toFixed(1)} ms, theirs ${theirs.toFixed(1)} ms (${(ours / theirs).toFixed(2)}x)`;
 }
 
+async function compare(pair: OraclePair, o: Options, label: string): Promise<boolean> {
+  let same = true;
+  for (const verbose of o.modes) {
+    const mode = verbose ? 'verbose' : 'non-verbose';
+    const {ours, theirs, diff} = await compareSnapshots(pair, {verbose});
+    const lines = theirs.split('\n').length - 1;
+    console.log(`\n=== ${label} (${mode}): ${diff.length === 0 ? 'identical' : 'DIFFERENT'}, ${lines} lines`);
+    if (o.print) {
+      console.log(`--- ours\n${ours}--- theirs\n${theirs}`);
+    }
+    if (diff.length > 0) {
+      same = false;
+      console.log(diff.join('\n'));
+    }
+    if (o.times > 0) {
+      console.log(await timeSnapshots(pair, verbose, o.times));
+    }
+  }
+  return same;
+}
+
 async function main(): Promise<number> {
   const o = parse(process.argv.slice(2));
-  const pair = await startOraclePair({args: o.args});
+  const fixtures = o.constructs.length > 0 ? await new FixtureServer().start() : undefined;
+  if (fixtures) {
+    serveConstructs(fixtures);
+  }
+  const pair = await startOraclePair({args: o.args, env: o.env});
   let differing = 0;
   try {
     for (const url of o.urls) {
       await navigateBoth(pair, url);
-      for (const verbose of o.modes) {
-        const mode = verbose ? 'verbose' : 'non-verbose';
-        const {ours, theirs, diff} = await compareSnapshots(pair, {verbose});
-        const lines = theirs.split('\n').length - 1;
-        console.log(`\n=== ${url} (${mode}): ${diff.length === 0 ? 'identical' : 'DIFFERENT'}, ${lines} lines`);
-        if (o.print) {
-          console.log(`--- ours\n${ours}--- theirs\n${theirs}`);
+      differing += (await compare(pair, o, url)) ? 0 : 1;
+    }
+    for (const construct of o.constructs) {
+      await navigateBoth(pair, constructUrl(fixtures!, construct));
+      if (construct.ready) {
+        await callBoth(pair, 'wait_for', {text: [construct.ready]});
+      }
+      differing += (await compare(pair, o, construct.name)) ? 0 : 1;
+      for (const step of o.steps ? (construct.steps ?? []) : []) {
+        if (step.target) {
+          await interactBoth(pair, step.tool, step.target, step.args, step.uidParam);
+        } else {
+          await callBoth(pair, step.tool, step.args);
         }
-        if (diff.length > 0) {
-          differing++;
-          console.log(diff.join('\n'));
-        }
-        if (o.times > 0) {
-          console.log(await timeSnapshots(pair, verbose, o.times));
-        }
+        differing += (await compare(pair, o, `${construct.name} after "${step.title}"`)) ? 0 : 1;
       }
     }
   } finally {
     await pair.close();
+    await fixtures?.stop();
   }
   return differing > 0 ? 1 : 0;
 }

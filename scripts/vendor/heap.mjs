@@ -1,23 +1,19 @@
-// The heap-snapshot bundles: DevTools' HeapSnapshotModel (the proxy that talks
-// to the worker) for the main thread, and the worker itself, which parses and
-// analyses the snapshot in a worker_threads thread.
-export const bundle = {
-  name: 'devtools-heap',
-  source: `
-export {setUpDevTools} from 'vendor-entry:setup';
-export * as HeapSnapshotModel from './front_end/models/heap_snapshot/heap_snapshot.js';
-export * as Common from './front_end/core/common/common.js';
-`,
-};
-
-/**
- * The worker is built from DevTools' own entrypoint file: it uses top-level
- * await (HostRuntime), which a re-exporting wrapper module would break.
- * Paths are relative to the chrome-devtools-frontend package.
- */
+// The heap-snapshot bundle: the worker side of DevTools' heap-snapshot model
+// (the loader, JSHeapSnapshot with its aggregates, distances, dominators,
+// retaining paths and diffs, and the secondary-init manager that computes
+// dominators on a second thread). The memory tools run it in worker threads
+// of the heap host process (src/devtools/heap/thread.ts) and call it
+// directly, so no main-thread proxy is built: nothing of a snapshot crosses
+// into the server process.
+//
+// The entry is the worker barrel, not heap_snapshot_worker-entrypoint.ts: the
+// entrypoint would take over the thread's messages for DevTools' own
+// dispatcher. The polyfills are prepended to it (the loader needs
+// Promise.withResolvers on Node 20). Paths are relative to the
+// chrome-devtools-frontend package.
 export const workers = [
   {
-    name: 'devtools-heap-worker',
-    entry: 'front_end/entrypoints/heap_snapshot_worker/heap_snapshot_worker-entrypoint.ts',
+    name: 'devtools-heap-snapshot',
+    entry: 'front_end/entrypoints/heap_snapshot_worker/heap_snapshot_worker.ts',
   },
 ];

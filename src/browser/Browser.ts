@@ -186,7 +186,7 @@ export class Browser {
     }
     const tracked = this.#pages.get(targetInfo.targetId);
     if (tracked && tracked.auxiliaryAttaches > 0 && tracked.session.id !== sessionId) {
-      // A second session someone on our side asked for (DevTools' CSS model): not a new page.
+      // A second session someone on our side asked for (DevTools' CSS model, Lighthouse): not a new page.
       tracked.auxiliaryAttaches--;
       return;
     }

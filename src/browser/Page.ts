@@ -7,6 +7,7 @@ import {PageFrames} from './frames.js';
 import {MockSet} from './networkMocks.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
+import type {ScreenRecorder} from './recording/ScreenRecorder.js';
 import {UrlPolicy} from './urlPolicy.js';
 
 export type DialogType = Protocol.Page.DialogType;
@@ -83,6 +84,8 @@ export class Page {
   auxiliaryAttaches = 0;
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;
+  /** The screencast being recorded on this page (screencast_start to screencast_stop). */
+  recording: ScreenRecorder | undefined;
   /** Console and network collectors, source maps, frame and worker sessions. */
   readonly instrumentation: PageInstrumentation;
   /** Out-of-process iframes and per-frame execution contexts. */
@@ -146,8 +149,14 @@ export class Page {
       }
       await enabled;
       const {frameTree} = await tree;
+      const treeUrl = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      // A tree of the initial empty document (a popup) is older than a
+      // navigation seen while we waited: keep that navigation's URL.
+      const navigatedMeanwhile = this.loaderId !== '' && (treeUrl === '' || treeUrl === 'about:blank');
       this.loaderId ||= frameTree.frame.loaderId;
-      this.url = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      if (!navigatedMeanwhile) {
+        this.url = treeUrl;
+      }
       this.#ready.resolve();
     } catch (error) {
       debug(`page ${this.id} init failed`, error);
@@ -261,6 +270,8 @@ export class Page {
 
   dispose(): void {
     this.closed = true;
+    // The tab is gone and its recording with it: stop whatever still runs for it.
+    this.recording?.abandon();
     this.instrumentation.dispose();
     this.frames.dispose();
     for (const off of this.#unsubscribe) {

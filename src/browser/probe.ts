@@ -19,6 +19,8 @@
  */
 /** sourceURL of the probe, so stack traces shown to agents can leave its frames out. */
 export const PROBE_URL = 'cdp-mcp-probe.js';
+/** How heap snapshots name the reference from a global to the probe (objects held only by it are ours). */
+export const PROBE_HEAP_EDGE = '<symbol cdp-mcp.probe>';
 
 /** The registered symbol the probe lives under. */
 const PROBE_KEY = 'cdp-mcp.probe';

@@ -139,6 +139,28 @@ export class CdpConnection {
     return this.#sessions.get(sessionId);
   }
 
+  /**
+   * Opens an extra flat session to a target we may already drive (for a
+   * client with its own domain state, such as Lighthouse). Chrome also
+   * reports it as Target.attachedToTarget: whoever tracks the target must be
+   * told beforehand not to take it for a new one.
+   */
+  async attachToTarget(targetId: string, type: string, timeoutMs?: number): Promise<CdpSession> {
+    const {sessionId} = await this.send('Target.attachToTarget', {targetId, flatten: true}, undefined, timeoutMs);
+    return this.session(sessionId, targetId, type);
+  }
+
+  /** Detaches a session we opened (best effort) and forgets it. */
+  async detachFromTarget(session: CdpSession, timeoutMs?: number): Promise<void> {
+    if (!session.detached && !this.#closed) {
+      await this.send('Target.detachFromTarget', {sessionId: session.id}, undefined, timeoutMs).catch(
+        (error: unknown) =>
+          debug('Target.detachFromTarget failed (ignored)', error instanceof Error ? error.message : error),
+      );
+    }
+    this.detachSession(session.id);
+  }
+
   onClose(handler: () => void): () => void {
     this.#closeHandlers.add(handler);
     return () => this.#closeHandlers.delete(handler);

@@ -55,7 +55,12 @@ export const FLAG_RULES: readonly FlagRule[] = [
     excludes: [['allowUnrestrictedPaths'], ['filesystemRoot']],
     message: '--allowUnrestrictedPaths is the older spelling of --filesystemRoot /: use one of them.',
   },
-  {flag: 'experimentalFfmpegPath', needs: ['experimentalScreencast']},
+  {
+    flag: 'experimentalFfmpegPath',
+    needs: ['experimentalScreencast'],
+    message:
+      '--experimentalFfmpegPath is for the legacy screencast recorder: add --experimentalScreencast, or drop the path (Chrome records without ffmpeg).',
+  },
 ];
 
 /** Raw values by flag name, as far as the rules need them. */

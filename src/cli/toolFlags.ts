@@ -49,7 +49,17 @@ export const TOOL_FLAG_TABLE = defineFlags({
     type: 'boolean',
     group: 'tools',
     alias: ['experimentalMemory'],
-    description: 'Enable the heap snapshot analysis tools (`get_heapsnapshot_summary`, `compare_heapsnapshots`, …).',
+    description:
+      'Enable the heap snapshot analysis tools (`get_heapsnapshot_summary`, `compare_heapsnapshots`, …; `take_heapsnapshot` is always on).',
+  },
+  heapSnapshotMemoryLimit: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    placeholder: '<MB>',
+    defaultText: 'half the RAM, at most 8192',
+    description:
+      'Memory in MB that loaded heap snapshots may use together; loading one more unloads the least recently used first.',
   },
   experimentalInteropTools: {
     type: 'boolean',
@@ -109,14 +119,14 @@ export const TOOL_FLAG_TABLE = defineFlags({
     type: 'boolean',
     group: 'tools',
     description:
-      'Record screencasts with the legacy recorder (frames piped to ffmpeg) instead of Chrome recording them itself.',
+      'Record screencasts the legacy way: PNG frames piped to ffmpeg (`.mp4` or `.webm`). Without it Chrome records `.mp4` itself and no ffmpeg is needed.',
   },
   experimentalFfmpegPath: {
     type: 'string',
     group: 'tools',
     placeholder: '<path>',
     parse: existingFile,
-    description: 'ffmpeg binary for the legacy screencast recorder.',
+    description: 'The ffmpeg binary of the legacy screencast recorder (default: `ffmpeg` from PATH).',
   },
   screencastFps: {
     type: 'number',
@@ -125,7 +135,8 @@ export const TOOL_FLAG_TABLE = defineFlags({
     min: 1,
     integer: true,
     placeholder: '<fps>',
-    description: 'Frames per second of screencast recordings.',
+    description:
+      'Frame rate of `screencast_start` recordings: the most Chrome records, or the constant rate of the legacy recorder (30 without this flag).',
   },
   redactNetworkHeaders: {
     type: 'boolean',

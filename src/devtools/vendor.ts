@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import type {CssBundle, HeapBundle, TraceBundle} from './bundleTypes.js';
+import type {CssBundle, TraceBundle} from './bundleTypes.js';
 
 /**
  * The DevTools bundles built by scripts/build-vendor.mjs (build/vendor/). They
@@ -17,9 +17,9 @@ export const VENDOR_FILES = {
   polyfills: 'polyfills.mjs',
   trace: 'devtools-trace.mjs',
   css: 'devtools-css.mjs',
-  heap: 'devtools-heap.mjs',
-  heapWorker: 'devtools-heap-worker.mjs',
+  heapSnapshot: 'devtools-heap-snapshot.mjs',
   traceCategories: 'trace-categories.json',
+  lighthouse: 'lighthouse.mjs',
 } as const;
 
 export type VendorFile = keyof typeof VENDOR_FILES;
@@ -84,12 +84,15 @@ export function loadCssBundle(): Promise<CssBundle> {
   return loadDevTools<CssBundle>('css');
 }
 
-/** DevTools' HeapSnapshotModel (the main-thread proxy of the heap-snapshot worker). */
-export function loadHeapBundle(): Promise<HeapBundle> {
-  return loadDevTools<HeapBundle>('heap');
+/** Lighthouse (scripts/vendor/lighthouse.mjs); its types are in devtools/lighthouse/bundle.ts. */
+export function loadLighthouseModule<T>(): Promise<T> {
+  return importOnce<T>('lighthouse', loadPolyfills);
 }
 
-/** Entry of the heap-snapshot worker, for worker_threads (it loads its own polyfills). */
-export function heapWorkerUrl(): URL {
-  return vendorUrl('heapWorker');
+/**
+ * DevTools' heap-snapshot model, worker side, for the heap host's threads
+ * (they import it themselves; it carries its own polyfills).
+ */
+export function heapSnapshotUrl(): URL {
+  return vendorUrl('heapSnapshot');
 }

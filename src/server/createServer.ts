@@ -9,6 +9,7 @@ import {
 
 import {BrowserManager} from '../browser/BrowserManager.js';
 import type {Config} from '../cli/options.js';
+import {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {createTools} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
@@ -20,6 +21,7 @@ export const SERVER_NAME = 'cdp-mcp';
 export const SERVER_VERSION = '0.1.0';
 /** Bound of the roots/list request we make while holding the serial lock. */
 const ROOTS_TIMEOUT_MS = 5_000;
+const MB = 1024 * 1024;
 
 export interface CdpMcpServer {
   server: Server;
@@ -58,6 +60,9 @@ export function createServer(config: Config): CdpMcpServer {
   );
   const files = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
   const browsers = new BrowserManager(config, dir => files.validate(dir));
+  const heap = new HeapSnapshots({
+    memoryLimitBytes: config.heapSnapshotMemoryLimit && config.heapSnapshotMemoryLimit * MB,
+  });
   const roots = deferred<void>();
 
   const refreshRoots = async () => {
@@ -89,6 +94,7 @@ export function createServer(config: Config): CdpMcpServer {
     config,
     browsers,
     files,
+    heap,
     rootsReady: () => withTimeout(roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined),
   });
 
@@ -128,6 +134,7 @@ export function createServer(config: Config): CdpMcpServer {
     pipeline,
     browsers,
     async close() {
+      await heap.dispose();
       await browsers.shutdown();
       await server.close().catch(() => undefined);
     },

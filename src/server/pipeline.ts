@@ -5,6 +5,7 @@ import type {BrowserManager} from '../browser/BrowserManager.js';
 import {guardAgainstDialogs} from '../browser/dialogGuard.js';
 import type {Page} from '../browser/Page.js';
 import type {Config} from '../cli/options.js';
+import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
 import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
@@ -31,6 +32,7 @@ export interface PipelineOptions {
   config: Config;
   browsers: BrowserManager;
   files: PathSandbox;
+  heap: HeapSnapshots;
   /** Resolves once the client's roots are known (or immediately when it has none). */
   rootsReady?: () => Promise<void>;
 }
@@ -117,7 +119,7 @@ export class Pipeline {
     progress: ProgressReporter,
   ): Promise<ToolResult> {
     const {tool} = registered;
-    const {browsers, files, config} = this.options;
+    const {browsers, files, config, heap} = this.options;
     let browser;
     try {
       browser = await browsers.get();
@@ -130,7 +132,8 @@ export class Pipeline {
     await browser.downloads.refresh();
     const downloadsMark = browser.downloads.mark();
     const handles = new BrowserHandle(browser, config, files);
-    const context: ToolContext = {browser: handles, config, files, progress, tracing: tracingHandle(browser, files)};
+    const tracing = tracingHandle(browser, files);
+    const context: ToolContext = {browser: handles, config, files, heap, progress, tracing};
     const response = new ResponseBuilder();
     let page: Page | undefined;
     let error: string | undefined;

@@ -1,4 +1,3 @@
-import {exceptionMessage} from '../browser/exceptions.js';
 import {
   type ElementResolver,
   type ElementSummary,
@@ -8,131 +7,96 @@ import {
 } from '../browser/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
-import {debug} from '../util/logger.js';
-import {type AgentNode, type AgentSnapshot, installSnapshotAgent} from './agent.js';
-import {type AxItem, convertAxTree, linkAxTree} from './axTree.js';
-import {formatSnapshot, walkPrinted} from './format.js';
-import type {AgentTarget, ElementRef, SnapNode} from './types.js';
-
-const AGENT = "globalThis[Symbol.for('cdp-mcp.snapshot')]";
-const AGENT_SOURCE = `(${installSnapshotAgent.toString()})()`;
-/** Bound of one frame's snapshot; big pages take a few hundred ms. */
-const SNAPSHOT_TIMEOUT_MS = 30_000;
-/** Bound of a full AX tree fetch (verbose mode); Chrome is slow on big pages. */
-const AX_TREE_TIMEOUT_MS = 120_000;
-
-/** Process-wide snapshot counter: the first part of every uid. */
-let nextSnapshotId = 1;
-
-/**
- * How snapshots are built: `fast` (default) computes roles and names in the
- * page; `ax` builds them from Chrome's accessibility tree for every snapshot
- * (slow on big pages; kept as a reference and for troubleshooting).
- */
-function engine(): 'fast' | 'ax' {
-  return process.env['CDP_MCP_SNAPSHOT_ENGINE'] === 'ax' ? 'ax' : 'fast';
-}
+import {captureTree, SnapshotEnv} from './engine.js';
+import {formatSnapshot} from './format.js';
+import type {SnapNode} from './types.js';
+import {type UidAssignment, UidRegistry} from './uids.js';
 
 function isStaleContext(error: unknown): boolean {
-  return /context|Target closed|target has closed|No node|Could not find node|detached/i.test(errorMessage(error));
-}
-
-/** Runs the agent in a frame (installing it first when the document has none yet). */
-async function runAgent(target: AgentTarget): Promise<AgentSnapshot> {
-  const params = (expression: string) => ({
-    expression,
-    returnByValue: true,
-    ...(target.contextId !== undefined ? {contextId: target.contextId} : {}),
-  });
-  let response = await target.session.send(
-    'Runtime.evaluate',
-    params(`${AGENT}?.snapshot() ?? null`),
-    SNAPSHOT_TIMEOUT_MS,
+  return /context|Target closed|target has closed|No node|Could not find node|detached|does not belong to the document/i.test(
+    errorMessage(error),
   );
-  if (!response.exceptionDetails && (response.result.value === null || response.result.value === undefined)) {
-    response = await target.session.send(
-      'Runtime.evaluate',
-      params(`${AGENT_SOURCE}; ${AGENT}.snapshot()`),
-      SNAPSHOT_TIMEOUT_MS,
-    );
-  }
-  if (response.exceptionDetails) {
-    throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
-  }
-  return response.result.value as AgentSnapshot;
 }
 
-/** A remote object id for the agent node `id` in `target`, or undefined when it is gone. */
-async function agentElement(target: AgentTarget, id: number): Promise<string | undefined> {
-  const response = await target.session.send('Runtime.evaluate', {
-    expression: `${AGENT}?.get(${id}) ?? null`,
-    ...(target.contextId !== undefined ? {contextId: target.contextId} : {}),
-  });
-  if (response.exceptionDetails || response.result.subtype === 'null' || !response.result.objectId) {
+/** In the page: the host of the nearest closed shadow root the element is in, or null. */
+const CLOSED_HOST = `function() {
+  for (let root = this.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    if (root.mode === 'closed') return root.host;
+  }
+  return null;
+}`;
+
+/**
+ * Whether the element is now in a closed shadow root it was not in when the
+ * snapshot was taken: then it is not where the snapshot showed it (a page
+ * hides it from script on purpose), and no action should reach it. Chrome's
+ * tree lists closed roots' content under their hosts, so a node from it was
+ * already inside when its snapshot ancestors hold that host; the in-page walk
+ * never enters closed roots, so its nodes were outside.
+ */
+async function movedIntoClosedRoot(session: CdpSession, objectId: string, node: SnapNode): Promise<boolean> {
+  const {result} = await session.send('Runtime.callFunctionOn', {objectId, functionDeclaration: CLOSED_HOST});
+  if (result.subtype === 'null' || !result.objectId) {
+    return false;
+  }
+  if (!node.axAncestors) {
+    return true;
+  }
+  const {node: host} = await session.send('DOM.describeNode', {objectId: result.objectId});
+  for (const ancestor of node.axAncestors()) {
+    if (ancestor === host.backendNodeId) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The main-world object of a DOM node (text nodes stand for their element, as in the reference). */
+async function mainWorldElement(session: CdpSession, backendNodeId: number): Promise<string | undefined> {
+  const {object} = await session.send('DOM.resolveNode', {backendNodeId});
+  if (!object.objectId) {
     return undefined;
   }
-  return response.result.objectId;
+  if (object.subtype === 'node' && object.className !== 'Text') {
+    return object.objectId;
+  }
+  const parent = await session.send('Runtime.callFunctionOn', {
+    objectId: object.objectId,
+    functionDeclaration:
+      'function() { return this.nodeType === 3 ? (this.parentElement ?? this.parentNode?.host ?? null) : this; }',
+  });
+  return parent.result.objectId;
 }
 
-/** Which document (of those the agent walked) the node belongs to: same-origin frames differ. */
-async function agentDocument(target: AgentTarget, id: number): Promise<number> {
-  const response = await target.session.trySend('Runtime.evaluate', {
-    expression: `${AGENT}?.docOf(${id}) ?? 0`,
-    returnByValue: true,
-    ...(target.contextId !== undefined ? {contextId: target.contextId} : {}),
-  });
-  return typeof response?.result.value === 'number' ? response.result.value : 0;
+function movedError(uid: string): Error {
+  return new Error(
+    `Element with uid ${uid} moved into a closed shadow root after the snapshot, so it is not the element the snapshot showed. Take a new snapshot to get current uids.`,
+  );
 }
 
 /** Per-page snapshot state: the latest tree, its uids, and uid → element resolution. */
 export class SnapshotState implements ElementResolver {
-  readonly #keyToUid = new Map<string, string>();
-  #uidToNode = new Map<string, SnapNode>();
-  #nodeToUid = new Map<SnapNode, string>();
-  #snapshotId = 0;
+  readonly #uids = new UidRegistry();
+  readonly #env = new SnapshotEnv();
+  #latest: UidAssignment | undefined;
 
   constructor(readonly page: Page) {}
 
   /** Takes a new snapshot, makes it the page's current one and returns its text. */
   async capture(verbose: boolean): Promise<string> {
-    const root = verbose || engine() === 'ax' ? await this.#captureAx(verbose) : await this.#captureFast();
-    const snapshotId = nextSnapshotId++;
-    let counter = 0;
-    const seen = new Set<string>();
-    const uids = new Map<SnapNode, string>();
-    const uidToNode = new Map<string, SnapNode>();
-    walkPrinted(root, verbose, node => {
-      let uid = node.key !== undefined ? this.#keyToUid.get(node.key) : undefined;
-      if (uid === undefined || uidToNode.has(uid)) {
-        uid = `${snapshotId}_${counter++}`;
-        if (node.key !== undefined) {
-          this.#keyToUid.set(node.key, uid);
-        }
-      }
-      if (node.key !== undefined) {
-        seen.add(node.key);
-      }
-      uids.set(node, uid);
-      uidToNode.set(uid, node);
-    });
-    for (const key of this.#keyToUid.keys()) {
-      if (!seen.has(key)) {
-        this.#keyToUid.delete(key);
-      }
-    }
-    this.#uidToNode = uidToNode;
-    this.#nodeToUid = uids;
-    this.#snapshotId = snapshotId;
-    return formatSnapshot(root, node => uids.get(node) ?? '', verbose);
+    const root = await captureTree(this.page, verbose, this.#env);
+    const assignment = this.#uids.assign(root);
+    this.#latest = assignment;
+    return formatSnapshot(root, node => assignment.uidOf.get(node) ?? '', verbose);
   }
 
-  /** The snapshot node behind a uid (throws the same errors as resolve). */
+  /** The snapshot node behind a uid (throws the unknown-uid error). */
   node(uid: string): SnapNode {
-    const node = this.#uidToNode.get(uid);
+    const node = this.#latest?.byUid.get(uid);
     if (!node) {
       const older = /^(\d+)_\d+$/.exec(uid);
       const hint =
-        older && Number(older[1]) < this.#snapshotId
+        older && this.#latest && Number(older[1]) < this.#latest.snapshotId
           ? ' It is from an older snapshot and is not on the page anymore: take a new snapshot for current uids.'
           : '';
       throw new Error(`Element uid "${uid}" not found on page ${this.page.id}.${hint}`);
@@ -150,46 +114,38 @@ export class SnapshotState implements ElementResolver {
 
   /** The uid a node of the latest snapshot was printed with. */
   uidOf(node: SnapNode): string | undefined {
-    return this.#nodeToUid.get(node);
+    return this.#latest?.uidOf.get(node);
+  }
+
+  uidForBackendNodeId(backendNodeId: number): string | undefined {
+    for (const [node, uid] of this.#latest?.uidOf ?? []) {
+      if (node.backendNodeId === backendNodeId) {
+        return uid;
+      }
+    }
+    return undefined;
   }
 
   async resolve(uid: string): Promise<ResolvedElement> {
     const node = this.node(uid);
-    const stale = () => staleElementError(uid);
     const ref = node.ref;
     if (!ref) {
-      throw stale();
+      throw staleElementError(uid);
     }
     try {
-      if (ref.kind === 'agent') {
-        const [objectId, doc] = await Promise.all([
-          agentElement(ref.target, ref.id),
-          agentDocument(ref.target, ref.id),
-        ]);
-        if (!objectId) {
-          throw stale();
-        }
-        return {session: ref.target.session, objectId, frameId: `${ref.frameKey}#${doc}`};
+      const objectId = await mainWorldElement(ref.frame.session, ref.backendNodeId);
+      if (!objectId) {
+        throw staleElementError(uid);
       }
-      const {object} = await ref.session.send('DOM.resolveNode', {backendNodeId: ref.backendNodeId});
-      if (!object.objectId) {
-        throw stale();
+      if (await movedIntoClosedRoot(ref.frame.session, objectId, node)) {
+        throw movedError(uid);
       }
-      let objectId = object.objectId;
-      if (object.subtype !== 'node' || object.className === 'Text') {
-        const parent = await ref.session.send('Runtime.callFunctionOn', {
-          objectId,
-          functionDeclaration:
-            'function() { return this.nodeType === 3 ? (this.parentElement ?? this.parentNode?.host ?? null) : this; }',
-        });
-        if (!parent.result.objectId) {
-          throw stale();
-        }
-        objectId = parent.result.objectId;
-      }
-      return {session: ref.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frameKey};
+      return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key};
     } catch (error) {
-      if (error instanceof Error && error.message === stale().message) {
+      if (
+        error instanceof Error &&
+        (error.message === staleElementError(uid).message || error.message === movedError(uid).message)
+      ) {
         throw error;
       }
       if (isStaleContext(error)) {
@@ -197,150 +153,6 @@ export class SnapshotState implements ElementResolver {
       }
       throw error;
     }
-  }
-
-  // ---------------------------------------------------------------- fast path
-
-  async #captureFast(): Promise<SnapNode> {
-    const main: AgentTarget = {session: this.page.session, contextId: undefined, frameId: this.page.mainFrameId};
-    return this.#frameTree(main, 0);
-  }
-
-  async #frameTree(target: AgentTarget, depth: number): Promise<SnapNode> {
-    const {token, root} = await runAgent(target);
-    const frameKey = `${target.session.id}/${target.frameId}/${token}`;
-    const pending: Array<Promise<void>> = [];
-    const convert = (a: AgentNode): SnapNode => {
-      const ref: ElementRef = {kind: 'agent', target, id: a.i, frameKey};
-      const node: SnapNode = {role: a.r, name: a.n, props: a.p ?? {}, children: [], key: `${token}:${a.i}`, ref};
-      if (a.c) {
-        node.children = a.c.map(convert);
-      }
-      if (a.f && depth < 8) {
-        pending.push(this.#attachChildFrame(node, target, a.i, depth));
-      }
-      if (a.o) {
-        pending.push(this.#expandOpaque(node, target, a.i, token, frameKey));
-      }
-      return node;
-    };
-    const tree = convert(root);
-    await Promise.all(pending);
-    return tree;
-  }
-
-  /** Snapshots the document of a frame the agent could not enter and hangs it under the Iframe node. */
-  async #attachChildFrame(node: SnapNode, parent: AgentTarget, id: number, depth: number): Promise<void> {
-    try {
-      const objectId = await agentElement(parent, id);
-      if (!objectId) {
-        return;
-      }
-      const {node: described} = await parent.session.send('DOM.describeNode', {objectId});
-      const frameId = described.frameId;
-      if (!frameId) {
-        return;
-      }
-      const oopif = this.page.frames.oopif(frameId);
-      let child: AgentTarget | undefined;
-      if (oopif) {
-        child = {session: oopif.session, contextId: undefined, frameId};
-      } else {
-        const contextId = this.page.frames.contextOf(parent.session, frameId);
-        if (contextId !== undefined) {
-          child = {session: parent.session, contextId, frameId};
-        }
-      }
-      if (child) {
-        node.children.push(await this.#frameTree(child, depth + 1));
-      }
-    } catch (error) {
-      debug('child frame snapshot failed', errorMessage(error));
-    }
-  }
-
-  /** Replaces a widget whose insides only Chrome sees (date input, media controls) by its AX subtree. */
-  async #expandOpaque(node: SnapNode, target: AgentTarget, id: number, token: string, frameKey: string): Promise<void> {
-    try {
-      const objectId = await agentElement(target, id);
-      if (!objectId) {
-        return;
-      }
-      const {nodes} = await target.session.send('Accessibility.queryAXTree', {objectId});
-      const {root} = linkAxTree(nodes);
-      if (!root) {
-        return;
-      }
-      const converted = convertAxTree(root, {
-        interestingOnly: true,
-        shell: item => this.#axShell(item, target.session, frameKey, `${token}:ax`),
-      });
-      const first = converted[0];
-      if (converted.length === 1 && first && first.role === root.role) {
-        node.role = first.role;
-        node.name = first.name;
-        node.props = first.props;
-        node.children = first.children;
-      } else {
-        node.children = converted;
-      }
-    } catch (error) {
-      debug('widget AX subtree failed', errorMessage(error));
-    }
-  }
-
-  #axShell(item: AxItem, session: CdpSession, frameKey: string, keyPrefix: string): Pick<SnapNode, 'key' | 'ref'> {
-    const backendNodeId = item.payload.backendDOMNodeId;
-    if (backendNodeId === undefined) {
-      return {key: undefined, ref: undefined};
-    }
-    return {key: `${keyPrefix}:${backendNodeId}`, ref: {kind: 'backend', session, backendNodeId, frameKey}};
-  }
-
-  // ---------------------------------------------------------------- AX tree path
-
-  async #captureAx(verbose: boolean): Promise<SnapNode> {
-    const root = await this.#axFrame(this.page.session, undefined, !verbose, 0);
-    if (!root) {
-      throw new Error('Failed to create accessibility snapshot');
-    }
-    return root;
-  }
-
-  async #axFrame(
-    session: CdpSession,
-    frameId: string | undefined,
-    interestingOnly: boolean,
-    depth: number,
-  ): Promise<SnapNode | undefined> {
-    const {nodes} = await session.send('Accessibility.getFullAXTree', frameId ? {frameId} : {}, AX_TREE_TIMEOUT_MS);
-    const {root, items} = linkAxTree(nodes);
-    if (!root) {
-      return undefined;
-    }
-    const frameKey = `${session.id}/${frameId ?? 'main'}`;
-    if (depth < 8) {
-      await Promise.all(
-        items
-          .filter(item => item.role === 'Iframe' && item.payload.backendDOMNodeId !== undefined)
-          .map(async item => {
-            try {
-              const {node} = await session.send('DOM.describeNode', {backendNodeId: item.payload.backendDOMNodeId});
-              if (!node.frameId) {
-                return;
-              }
-              const oopif = this.page.frames.oopif(node.frameId);
-              item.frameRoot = oopif
-                ? await this.#axFrame(oopif.session, undefined, interestingOnly, depth + 1)
-                : await this.#axFrame(session, node.frameId, interestingOnly, depth + 1);
-            } catch (error) {
-              debug('child frame AX tree failed', errorMessage(error));
-            }
-          }),
-      );
-    }
-    const prefix = `ax:${session.id}`;
-    return convertAxTree(root, {interestingOnly, shell: item => this.#axShell(item, session, frameKey, prefix)})[0];
   }
 }
 

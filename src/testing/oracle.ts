@@ -54,13 +54,15 @@ export interface OraclePair {
 export interface OracleOptions {
   /** Extra flags for both servers, e.g. `--chromeArg=--site-per-process`. */
   args?: string[];
+  /** Extra environment for our server only (e.g. CDP_MCP_SNAPSHOT_ENGINE). */
+  env?: Record<string, string>;
 }
 
 /** Starts our server and the reference side by side. */
 export async function startOraclePair(options: OracleOptions = {}): Promise<OraclePair> {
   const extra = options.args ?? [];
   const [ours, theirs] = await Promise.allSettled([
-    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...extra]}),
+    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...extra], env: options.env}),
     startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV}),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
@@ -96,14 +98,15 @@ export function normalizeSnapshot(text: string): string {
 }
 
 /**
- * Placeholders kept across the snapshots of one server, so that a node which
- * keeps its uid from one snapshot to the next keeps its placeholder too: the
- * comparison then also checks that both servers keep the same uids stable.
+ * Normalises the successive snapshots of one server. Placeholders are local
+ * to each snapshot (so one difference does not shift every later number), and
+ * a uid that was already printed by an earlier snapshot of this normaliser is
+ * marked `*`: a node one server keeps its uid for and the other renumbers
+ * shows as a difference on that node's line.
  */
 export class UidNormalizer {
-  readonly #placeholders = new Map<string, string>();
+  readonly #printed = new Set<string>();
   readonly #shared = new Set<string>();
-  #next = 0;
 
   /**
    * @param distinctShared treat a uid printed on several lines of one snapshot
@@ -115,30 +118,35 @@ export class UidNormalizer {
   constructor(readonly distinctShared = false) {}
 
   normalize(text: string): string {
+    const uids = [...text.matchAll(UIDS)].map(m => m[1] ?? '');
     if (this.distinctShared) {
-      const counts = new Map<string, number>();
-      for (const [, uid] of text.matchAll(UIDS)) {
-        counts.set(uid!, (counts.get(uid!) ?? 0) + 1);
-      }
-      for (const [uid, count] of counts) {
-        if (count > 1) {
+      const seen = new Set<string>();
+      for (const uid of uids) {
+        if (seen.has(uid)) {
           this.#shared.add(uid);
         }
+        seen.add(uid);
       }
     }
-    return text
+    const local = new Map<string, string>();
+    let next = 0;
+    const out = text
       .replace(UIDS, (_, uid: string) => {
         if (this.#shared.has(uid)) {
-          return `uid=#${this.#next++}`;
+          return `uid=#${next++}`;
         }
-        let placeholder = this.#placeholders.get(uid);
+        let placeholder = local.get(uid);
         if (placeholder === undefined) {
-          placeholder = `#${this.#next++}`;
-          this.#placeholders.set(uid, placeholder);
+          placeholder = `#${next++}${this.#printed.has(uid) ? '*' : ''}`;
+          local.set(uid, placeholder);
         }
         return `uid=${placeholder}`;
       })
       .replace(PORTS, '$1:<port>');
+    for (const uid of local.keys()) {
+      this.#printed.add(uid);
+    }
+    return out;
   }
 }
 
@@ -218,20 +226,35 @@ export interface ElementQuery {
   nth?: number;
 }
 
-/** Role and name of a snapshot line (the name may contain escaped-looking quotes; it is taken greedily). */
-function parseLine(line: string): {uid: string; role: string; name: string} | undefined {
-  const m = /^\s*uid=(\S+)(?: ([^\s"]+))?(?: "(.*)")?(?: [a-z]+(?:="[^"]*")?)*$/.exec(line);
-  if (!m?.[1]) {
+const TRAILING_ATTRIBUTES = /^(?: [a-z]+(?:="[^"]*")?)*$/;
+
+/**
+ * Uid, role and name of a snapshot line. Names are printed unescaped, so the
+ * name ends at the first closing quote after which only attributes follow.
+ */
+export function parseSnapshotLine(line: string): {uid: string; role: string; name: string} | undefined {
+  const head = /^\s*uid=(\S+)(?: ([^\s"]+))?/.exec(line);
+  if (!head?.[1]) {
     return undefined;
   }
-  return {uid: m[1], role: m[2] ?? 'StaticText', name: m[3] ?? ''};
+  const role = head[2] ?? 'StaticText';
+  const rest = line.slice(head[0].length);
+  if (!rest.startsWith(' "')) {
+    return {uid: head[1], role, name: ''};
+  }
+  for (let end = rest.indexOf('"', 2); end >= 0; end = rest.indexOf('"', end + 1)) {
+    if (TRAILING_ATTRIBUTES.test(rest.slice(end + 1))) {
+      return {uid: head[1], role, name: rest.slice(2, end)};
+    }
+  }
+  return {uid: head[1], role, name: rest.slice(2)};
 }
 
 /** The uid of the element matching `query` in a snapshot text (throws a readable error when none). */
 export function findInSnapshot(snapshot: string, query: ElementQuery): string {
   const matches: string[] = [];
   for (const line of snapshot.split('\n')) {
-    const parsed = parseLine(line);
+    const parsed = parseSnapshotLine(line);
     if (!parsed || parsed.role !== query.role) {
       continue;
     }
@@ -371,18 +394,25 @@ export interface SnapshotComparison {
   diff: string[];
 }
 
-const normalizers = new WeakMap<OraclePair, {ours: UidNormalizer; theirs: UidNormalizer}>();
+/** Per pair and mode (verbose or not): the normalisers of both sides. */
+const normalizers = new WeakMap<OraclePair, Map<boolean, {ours: UidNormalizer; theirs: UidNormalizer}>>();
 
 /**
  * Takes a snapshot on both servers (same mode) and compares them after
- * normalisation. Placeholders persist over the pair's comparisons, so a uid
- * kept by one side and renewed by the other shows as a difference.
+ * normalisation. Uids printed by an earlier comparison in the same mode are
+ * marked (UidNormalizer), so a uid kept by one side and renewed by the other
+ * shows as a difference.
  */
 export async function compareSnapshots(pair: OraclePair, opts: {verbose: boolean}): Promise<SnapshotComparison> {
-  let normalizer = normalizers.get(pair);
+  let modes = normalizers.get(pair);
+  if (!modes) {
+    modes = new Map();
+    normalizers.set(pair, modes);
+  }
+  let normalizer = modes.get(opts.verbose);
   if (!normalizer) {
     normalizer = {ours: new UidNormalizer(), theirs: new UidNormalizer(true)};
-    normalizers.set(pair, normalizer);
+    modes.set(opts.verbose, normalizer);
   }
   const [oursRaw, theirsRaw] = await Promise.all([
     snapshotOf(pair.ours, opts.verbose),

@@ -17,7 +17,8 @@ export interface HeapReport {
   listeners: number;
 }
 
-async function heapReport(mcp: TestServer): Promise<HeapReport> {
+/** Asks a server started with CDP_MCP_HEAP_REPORT=1 for its heap, targets and CDP bookkeeping. */
+export async function heapReport(mcp: TestServer): Promise<HeapReport> {
   const before = mcp.stderr().length;
   process.kill(mcp.pid ?? 0, 'SIGUSR2');
   for (let i = 0; i < 200; i++) {

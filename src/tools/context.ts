@@ -13,12 +13,14 @@ import type {DownloadRecord} from '../browser/downloads.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
 import type {ExtensionInfo} from '../browser/extensions.js';
+import type {HeapSnapshotProgress} from '../browser/heapSnapshot.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
 import type {PageText, PageTextFormat} from '../browser/pageText.js';
 import type {OsAppState} from '../browser/pwa.js';
 import type {RawOutcome, RawTarget} from '../browser/rawCdp.js';
+import type {VideoContainer} from '../browser/recording/ffmpegRecorder.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
 import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
@@ -27,6 +29,8 @@ import type {StorageLoadReport} from '../browser/storageState.js';
 import type {ThirdPartyGroup, ThirdPartyTool} from '../browser/thirdParty.js';
 import type {WebMcpResult, WebMcpTool} from '../browser/webmcp.js';
 import type {Config} from '../cli/options.js';
+import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
+import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse/runLighthouse.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ProgressReporter} from '../util/progress.js';
 
@@ -40,13 +44,26 @@ export interface ToolFiles {
   read(path: string, maxBytes: number): Promise<Buffer>;
   /** Writes `data` to a new file in a fresh temp folder; returns its path. */
   saveTemporary(data: Uint8Array | string, filename: string): Promise<string>;
+  /** Like save, for content produced chunk by chunk (removed again if producing fails). */
+  saveStreamed(path: string, ext: string, produce: (write: (chunk: string) => void) => Promise<void>): Promise<string>;
+  /** A path for `filename` in a fresh temp folder, for a file written later. */
+  temporaryPath(filename: string): Promise<string>;
+  /** Removes the temp folder temporaryPath made for `path`. */
+  discardTemporary(path: string): Promise<void>;
 }
+
+/** Heap snapshots loaded for analysis (in the heap host process) and those taken in this session. */
+export type ToolHeapSnapshots = Pick<
+  HeapSnapshots,
+  'noteTaken' | 'pathOrLatest' | 'pairOrLatest' | 'query' | 'diff' | 'close'
+>;
 
 /** What a handler gets besides its params. */
 export interface ToolContext {
   readonly browser: ToolBrowser;
   readonly config: Config;
   readonly files: ToolFiles;
+  readonly heap: ToolHeapSnapshots;
   /** Reports a step of a long call (an MCP progress notification when the client asked for them). */
   readonly progress: ProgressReporter;
   /** Performance traces: one at a time for the whole server. */
@@ -68,7 +85,8 @@ export interface ToolBrowser {
   pageCount(): number;
   /** Makes a page the selected one; throws for unknown ids. */
   selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void>;
-  closePage(pageId: number): Promise<void>;
+  /** Closes a page; a screencast it was recording is stopped and saved first (its path is returned). */
+  closePage(pageId: number): Promise<{savedRecording?: string}>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   readonly extensions: ToolExtensions;
@@ -142,6 +160,14 @@ export interface ToolPage {
   sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome>;
   /** Sets the size of the page's content area (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
+  /** A heap snapshot of the page's JS heap, handed to `write` chunk by chunk as Chrome sends it. */
+  captureHeapSnapshot(write: (chunk: string) => void, onProgress?: HeapSnapshotProgress): Promise<void>;
+  /**
+   * Runs a Lighthouse audit of the page over a session of its own; Lighthouse
+   * emulates the device (and reloads the page in navigation mode), after which
+   * the page's own emulation is restored.
+   */
+  lighthouse(options: {mode: AuditMode; device: AuditDevice; progress: ProgressReporter}): Promise<LighthouseRun>;
   /** Starts the server's performance trace on this page (optionally of a fresh reload). */
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
   /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
@@ -158,7 +184,18 @@ export interface ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly screencast: ToolScreencast;
   readonly storage: ToolStorage;
+}
+
+/** The page's screencast (video) recording: one at a time per page. */
+export interface ToolScreencast {
+  /** Where the recording in progress will be saved; undefined when none is. */
+  readonly filePath: string | undefined;
+  /** Starts recording with Chrome's recorder (mp4), or with ffmpeg when `ffmpeg` is given. */
+  start(options: {filePath: string; fps?: number; ffmpeg?: {container: VideoContainer; path?: string}}): Promise<void>;
+  /** Stops the recording and returns its video; afterwards (also on failure) none is in progress. */
+  stop(): Promise<{filePath: string; data: Uint8Array}>;
 }
 
 /** The login state (cookies and web storage) of the page's browser context. */

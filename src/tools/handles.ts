@@ -3,6 +3,8 @@
  * and the input layer. Glue only: each member delegates to the layer that
  * knows how; no CDP here.
  */
+import {extname} from 'node:path';
+
 import {requestBody, responseBody} from '../browser/bodies.js';
 import type {Browser} from '../browser/Browser.js';
 import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
@@ -19,6 +21,7 @@ import {
   triggerExtensionAction,
   uninstallExtension,
 } from '../browser/extensions.js';
+import {captureHeapSnapshot, type HeapSnapshotProgress} from '../browser/heapSnapshot.js';
 import {
   type NavigationOptions,
   type NavigationOutcome,
@@ -29,6 +32,7 @@ import type {OpenDialog, Page} from '../browser/Page.js';
 import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
 import {installPwa, launchPwa, osAppState, uninstallPwa} from '../browser/pwa.js';
 import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
+import {startRecording, stopRecording} from '../browser/recording/screencast.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {parseStorageText} from '../browser/storageFormat.js';
 import {applyStorageState, captureStorageState} from '../browser/storageState.js';
@@ -39,6 +43,7 @@ import {webMcpOf} from '../browser/webmcp.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
+import {type LighthouseRun, runLighthouse} from '../devtools/lighthouse/runLighthouse.js';
 import {formatInsight} from '../devtools/trace/analysis.js';
 import {deviceScopeOf, type StopResult, tracerFor} from '../devtools/trace/PerformanceTracer.js';
 import {
@@ -61,6 +66,7 @@ import type {
   ToolNetwork,
   ToolPage,
   ToolPwa,
+  ToolScreencast,
   ToolStorage,
   ToolThirdParty,
   ToolTracing,
@@ -97,8 +103,16 @@ export class BrowserHandle implements ToolBrowser {
     }
   }
 
-  async closePage(pageId: number): Promise<void> {
-    await this.browser.closePage(this.browser.getPageById(pageId));
+  async closePage(pageId: number): Promise<{savedRecording?: string}> {
+    const page = this.browser.getPageById(pageId);
+    let savedRecording: string | undefined;
+    if (page.recording) {
+      // Closing the tab would lose the video: finish it first.
+      const {filePath, data} = await stopRecording(page);
+      savedRecording = await this.files.save(data, filePath, extname(filePath));
+    }
+    await this.browser.closePage(page);
+    return savedRecording ? {savedRecording} : {};
   }
 
   async newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage> {
@@ -114,6 +128,7 @@ export class PageHandle implements ToolPage {
   readonly input: ToolInput;
   readonly console: ToolConsole;
   readonly network: ToolNetwork;
+  readonly screencast: ToolScreencast;
   readonly storage: ToolStorage;
 
   constructor(
@@ -123,6 +138,7 @@ export class PageHandle implements ToolPage {
     this.input = pageInput(page);
     this.console = pageConsole(page, owner.files, owner.config);
     this.network = pageNetwork(page);
+    this.screencast = pageScreencast(page);
     this.storage = pageStorage(page, owner.browser);
     this.#connection = () => owner.browser.connection;
     this.#owner = owner;
@@ -187,6 +203,10 @@ export class PageHandle implements ToolPage {
     return resizeContent(this.#connection(), this.page.targetId, width, height);
   }
 
+  captureHeapSnapshot(write: (chunk: string) => void, onProgress?: HeapSnapshotProgress): Promise<void> {
+    return captureHeapSnapshot(this.page, write, onProgress);
+  }
+
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void> {
     return this.#tracer().start(this.page, {...options, progress});
   }
@@ -217,8 +237,22 @@ export class PageHandle implements ToolPage {
     return cssStylesText(this.page, uid, pageSize, pageIdx);
   }
 
+  lighthouse(options: Parameters<ToolPage['lighthouse']>[0]): Promise<LighthouseRun> {
+    return runLighthouse(this.page, options);
+  }
+
   readonly #tracer = () => tracerFor(this.#browser());
   readonly #browser: () => Browser = () => this.owner.browser;
+}
+
+function pageScreencast(page: Page): ToolScreencast {
+  return {
+    get filePath() {
+      return page.recording?.filePath;
+    },
+    start: options => startRecording(page, options),
+    stop: () => stopRecording(page),
+  };
 }
 
 /** The server's performance trace, over the browser's tracer. */

@@ -38,7 +38,10 @@ export const closePage = defineTool({
     if (browser.pageCount() <= 1) {
       response.line('The last open page cannot be closed. It is fine to keep it open.');
     } else {
-      await browser.closePage(params.pageId);
+      const {savedRecording} = await browser.closePage(params.pageId);
+      if (savedRecording) {
+        response.line(`The screencast recording has been stopped and saved to ${savedRecording}.`);
+      }
     }
     response.includePages();
   },

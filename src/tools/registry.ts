@@ -18,6 +18,25 @@ import {
 } from './extensions.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
 import {getTabId} from './interop.js';
+import {lighthouseAudit} from './lighthouse.js';
+import {
+  closeHeapSnapshot,
+  getHeapSnapshotClassNodes,
+  getHeapSnapshotDetails,
+  getHeapSnapshotDuplicateStrings,
+  getHeapSnapshotSummary,
+  queryHeapSnapshotObjects,
+  takeHeapSnapshot,
+} from './memory.js';
+import {
+  analyzeHeapSnapshotContexts,
+  compareHeapSnapshots,
+  getHeapSnapshotDominators,
+  getHeapSnapshotEdges,
+  getHeapSnapshotObjectDetails,
+  getHeapSnapshotRetainers,
+  getHeapSnapshotRetainingPaths,
+} from './memoryGraph.js';
 import {navigatePage, waitFor} from './navigation.js';
 import {getNetworkRequest, listNetworkRequests} from './network.js';
 import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
@@ -26,6 +45,7 @@ import {getPageText} from './pageText.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
 import {getOsAppState, installPwa, launchPwa, uninstallPwa} from './pwa.js';
 import {sendCdpCommand} from './rawCdp.js';
+import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
@@ -61,6 +81,9 @@ export const TOOL_SOURCES: ToolSource[] = [
   getConsoleMessage,
   listNetworkRequests,
   getNetworkRequest,
+  lighthouseAudit,
+  screencastStart,
+  screencastStop,
   mockNetworkRequest,
   clearNetworkMocks,
   saveStorageState,
@@ -68,6 +91,20 @@ export const TOOL_SOURCES: ToolSource[] = [
   listDownloads,
   getPageText,
   sendCdpCommand,
+  takeHeapSnapshot,
+  closeHeapSnapshot,
+  getHeapSnapshotSummary,
+  getHeapSnapshotDetails,
+  getHeapSnapshotClassNodes,
+  getHeapSnapshotDuplicateStrings,
+  queryHeapSnapshotObjects,
+  getHeapSnapshotRetainers,
+  getHeapSnapshotEdges,
+  getHeapSnapshotDominators,
+  getHeapSnapshotRetainingPaths,
+  getHeapSnapshotObjectDetails,
+  analyzeHeapSnapshotContexts,
+  compareHeapSnapshots,
   performanceStartTrace,
   performanceStopTrace,
   performanceAnalyzeInsight,

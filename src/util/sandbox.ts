@@ -1,8 +1,12 @@
 import {constants} from 'node:fs';
-import {lstat, mkdir, mkdtemp, open, realpath} from 'node:fs/promises';
+import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath, rm, unlink} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
+import {basename, dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
+import {finished} from 'node:stream/promises';
 import {fileURLToPath} from 'node:url';
+
+/** Temp folders we create are named like this (the reference uses chrome-devtools-mcp-). */
+const TEMP_PREFIX = 'cdp-mcp-';
 
 /**
  * Where tools may write files: the MCP client's roots plus the OS temp dir.
@@ -65,22 +69,66 @@ export class PathSandbox {
    * Returns the path written.
    */
   async save(data: Uint8Array | string, path: string, ext: string): Promise<string> {
-    const target = await this.validate(withExtension(path, ext));
-    await mkdir(dirname(target), {recursive: true});
-    // The parent may have changed between validation and mkdir: check again.
-    const checked = await this.validate(target);
-    let handle;
+    const {path: checked, handle} = await this.openForWrite(path, ext);
     try {
-      handle = await open(
-        checked,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-        0o600,
-      );
       await handle.writeFile(data);
     } catch (error) {
       throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
     } finally {
-      await handle?.close();
+      await handle.close();
+    }
+    return checked;
+  }
+
+  /**
+   * Opens `path` (extension forced to `ext`) for writing, with the checks of
+   * save(), for content streamed in pieces. The caller closes the handle.
+   */
+  async openForWrite(path: string, ext: string): Promise<{path: string; handle: FileHandle}> {
+    const target = await this.validate(withExtension(path, ext));
+    await mkdir(dirname(target), {recursive: true});
+    // The parent may have changed between validation and mkdir: check again.
+    const checked = await this.validate(target);
+    try {
+      const handle = await open(
+        checked,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+        0o600,
+      );
+      return {path: checked, handle};
+    } catch (error) {
+      throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
+    }
+  }
+
+  /**
+   * Writes content produced in pieces (`produce` calls `write` per chunk) to
+   * `path` with its extension forced to `ext`, with the checks of save(). The
+   * file is removed when `produce` or a write fails. Returns the path written.
+   */
+  async saveStreamed(
+    path: string,
+    ext: string,
+    produce: (write: (chunk: string) => void) => Promise<void>,
+  ): Promise<string> {
+    const {path: checked, handle} = await this.openForWrite(path, ext);
+    // The stream owns the handle from here and closes it when it ends.
+    const stream = handle.createWriteStream({encoding: 'utf8'});
+    let writeError: Error | undefined;
+    stream.on('error', error => (writeError ??= error));
+    let failure: Error | undefined;
+    try {
+      await produce(chunk => {
+        stream.write(chunk);
+      });
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+    await finished(stream.end()).catch((error: unknown) => (writeError ??= error as Error));
+    failure ??= writeError && new Error(`Could not write ${checked}: ${writeError.message}`, {cause: writeError});
+    if (failure) {
+      await unlink(checked).catch(() => undefined);
+      throw failure;
     }
     return checked;
   }
@@ -108,8 +156,20 @@ export class PathSandbox {
 
   /** A fresh private temp folder per file, as the reference does. */
   async saveTemporary(data: Uint8Array | string, filename: string): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'cdp-mcp-'));
-    return this.save(data, join(dir, filename), extname(filename));
+    return this.save(data, await this.temporaryPath(filename), extname(filename));
+  }
+
+  /** A path for `filename` in a fresh private temp folder, for a file written later. */
+  async temporaryPath(filename: string): Promise<string> {
+    return join(await mkdtemp(join(tmpdir(), TEMP_PREFIX)), filename);
+  }
+
+  /** Removes the temp folder temporaryPath made for `path` (nothing else). */
+  async discardTemporary(path: string): Promise<void> {
+    const dir = dirname(path);
+    if (dirname(dir) === tmpdir() && basename(dir).startsWith(TEMP_PREFIX)) {
+      await rm(dir, {recursive: true, force: true});
+    }
   }
 }
 

@@ -6,15 +6,17 @@ import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
 
 /**
- * The fast snapshot (roles and names computed in the page) must say what
- * Chrome's own accessibility tree says. The oracle is the same server built
- * from Accessibility.getFullAXTree with the reference's filter
- * (CDP_MCP_SNAPSHOT_ENGINE=ax), on the same page in the same browser build.
+ * The engine's two paths must print the same tree with the same uids: the
+ * in-page walk with Chrome's answers for the rest (CDP_MCP_SNAPSHOT_ENGINE=fast)
+ * and Chrome's full accessibility tree (=ax), and the default engine, which
+ * picks one per frame by size, on the same pages in the same browser build.
+ * (Equality with chrome-devtools-mcp itself: snapshotOracle.test.ts.)
  */
 describe("snapshot fidelity against Chrome's accessibility tree", () => {
   let fixtures: FixtureServer;
   let fast: TestServer;
   let ax: TestServer;
+  let auto: TestServer;
   const args = ['--chromeArg=--site-per-process'];
 
   before(async () => {
@@ -22,39 +24,45 @@ describe("snapshot fidelity against Chrome's accessibility tree", () => {
     const cross = `http://localhost:${fixtures.port}`;
     fixtures.html('/kitchen', KITCHEN_SINK);
     fixtures.html('/buttons', buttonsPage(300));
+    fixtures.html('/many', buttonsPage(2500));
     fixtures.html('/frames', framesPage(cross));
     fixtures.html('/child', CHILD_FRAME);
     fixtures.html('/cross', CROSS_FRAME);
-    [fast, ax] = await Promise.all([startServer({args}), startServer({args, env: {CDP_MCP_SNAPSHOT_ENGINE: 'ax'}})]);
+    [fast, ax, auto] = await Promise.all([
+      startServer({args, env: {CDP_MCP_SNAPSHOT_ENGINE: 'fast'}}),
+      startServer({args, env: {CDP_MCP_SNAPSHOT_ENGINE: 'ax'}}),
+      startServer({args}),
+    ]);
   });
 
   after(async () => {
-    await Promise.all([fast?.close(), ax?.close()]);
+    await Promise.all([fast?.close(), ax?.close(), auto?.close()]);
     await fixtures?.stop();
   });
 
-  /** Snapshot text without uids (numbering differs: we skip uids for text hidden as redundant). */
-  const lines = (text: string) => text.replace(/uid=\d+_\d+ ?/g, '').split('\n');
+  /** Snapshot lines; the uids are compared as the servers give them (same algorithm, same numbers). */
+  const lines = (text: string) => text.split('\n');
 
-  async function both(path: string): Promise<[string[], string[]]> {
+  async function all(path: string): Promise<[string[], string[], string[]]> {
     const url = fixtures.url(path);
     const results = await Promise.all(
-      [fast, ax].map(async server => {
+      [fast, ax, auto].map(async server => {
         await server.call('navigate_page', {pageId: 1, url});
         await server.call('wait_for', {pageId: 1, text: ['Top', 'Kitchen', 'Button 1', 'Title one']});
         const r = await server.call('take_snapshot', {pageId: 1});
         assert.equal(r.isError, false, r.text);
-        return lines(r.text);
+        return lines(r.text.replace(/uid=(\d+)_/g, 'uid=N_'));
       }),
     );
-    return results as [string[], string[]];
+    return results as [string[], string[], string[]];
   }
 
-  for (const path of ['/kitchen', '/buttons', '/frames']) {
+  for (const path of ['/kitchen', '/buttons', '/frames', '/many']) {
     it(`gives the same tree as the AX tree for ${path}`, async () => {
-      const [ours, chrome] = await both(path);
+      const [ours, chrome, chosen] = await all(path);
       assert.ok(chrome.length > 5, chrome.join('\n'));
       assert.deepEqual(ours, chrome);
+      assert.deepEqual(chosen, chrome);
       if (path === '/frames') {
         // Both frames and the shadow root were reached, not just skipped alike.
         for (const text of ['button "In child"', 'button "Cross button"', 'button "Shadow btn"', '"slotted light"']) {
@@ -68,10 +76,10 @@ describe("snapshot fidelity against Chrome's accessibility tree", () => {
   }
 
   it('interactive elements have the same role and name (kitchen sink)', async () => {
-    const [ours, chrome] = await both('/kitchen');
+    const [ours, chrome] = await all('/kitchen');
     const interactive = (l: string[]) =>
       l.filter(line =>
-        /^\s*(button|link|textbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|searchbox|switch|tab|ColorWell|DisclosureTriangle|Date)\b/.test(
+        /^\s*(?:uid=\S+ )?(button|link|textbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|searchbox|switch|tab|ColorWell|DisclosureTriangle|Date)\b/.test(
           line.trim(),
         ),
       );

@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import {existsSync, readFileSync} from 'node:fs';
+import {mkdtemp, rm} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {Ajv2020} from 'ajv/dist/2020.js';
@@ -121,7 +124,7 @@ describe('--experimentalStructuredContent', () => {
       res.writeHead(200, {'content-type': 'application/json'});
       res.end('{"ok":true}');
     });
-    pair = await startOraclePair({args: ['--experimentalStructuredContent']});
+    pair = await startOraclePair({args: ['--experimentalStructuredContent', '--memoryDebugging']});
     const {tools} = await pair.ours.client.listTools();
     for (const tool of tools) {
       assert.ok(tool.outputSchema, `${tool.name} declares an outputSchema`);
@@ -198,5 +201,36 @@ describe('--experimentalStructuredContent', () => {
     const failed = await checked('get_console_message', {pageId: 1, msgid: 999});
     assert.equal(failed.isError, true);
     assert.equal(typeof failed.structured?.['errorMessage'], 'string');
+  });
+
+  it("validates the heap, Lighthouse and screencast tools' structured content", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cdp-mcp-modes-'));
+    try {
+      await checked('navigate_page', {pageId: 1, url: fixtures.url('/app')});
+      const filePath = join(dir, 'app.heapsnapshot');
+      const taken = await checked('take_heapsnapshot', {pageId: 1, filePath});
+      assert.equal(taken.isError, false, taken.text);
+      assert.equal(taken.structured?.['message'], `Heap snapshot saved to ${filePath}`);
+      for (const name of ['get_heapsnapshot_summary', 'get_heapsnapshot_details']) {
+        const heap = await checked(name, {filePath});
+        assert.equal(heap.isError, false, heap.text);
+        assert.match(String(heap.structured?.['heapSnapshotText']), /^## Heap Snapshot Data/, name);
+      }
+      const later = join(dir, 'later.heapsnapshot');
+      assert.equal((await checked('take_heapsnapshot', {pageId: 1, filePath: later})).isError, false);
+      const compared = await checked('compare_heapsnapshots', {baseFilePath: filePath, currentFilePath: later});
+      assert.match(String(compared.structured?.['heapSnapshotText']), /^## Heap Snapshot Data/, compared.text);
+      assert.equal((await checked('close_heapsnapshot', {filePath})).isError, false);
+      const audit = await checked('lighthouse_audit', {pageId: 1, mode: 'snapshot', outputDirPath: dir});
+      assert.equal(audit.isError, false, audit.text);
+      assert.match(String(audit.structured?.['lighthouseText']), /^## Lighthouse audit results/);
+      const started = await checked('screencast_start', {pageId: 1, filePath: join(dir, 'clip.mp4')});
+      assert.equal(started.isError, false, started.text);
+      await checked('screencast_stop', {pageId: 1});
+      const idle = await checked('screencast_stop', {pageId: 1});
+      assert.equal(idle.structured?.['errorMessage'], 'no active screencast recording to stop.');
+    } finally {
+      await rm(dir, {recursive: true, force: true});
+    }
   });
 });

@@ -133,6 +133,8 @@ describe('reliability', () => {
       ['evaluate_script', {pageId: 1, function: '() => 1', filePath: '/tmp/../etc/x.json'}],
       ['evaluate_script', {pageId: 1, sourcePath: '/etc/passwd'}],
       ['take_screenshot', {pageId: 1, filePath: 'nul\u0000byte.png'}],
+      ['screencast_start', {pageId: 1, filePath: '/proc/self/../../etc/cast.mp4'}],
+      ['lighthouse_audit', {pageId: 1, outputDirPath: '/tmp/../etc/lighthouse'}],
       ['select_page', {pageId: Number.MAX_SAFE_INTEGER}],
       ['select_page', {pageId: -1}],
       ['resize_page', {pageId: 1, width: 1e9, height: 1e9}],

@@ -3,6 +3,7 @@ import {describe, it} from 'node:test';
 
 import {BrowserManager} from '../../src/browser/BrowserManager.js';
 import {type Config, DEFAULT_CONFIG, parseConfig} from '../../src/cli/options.js';
+import {HeapSnapshots} from '../../src/devtools/heap/HeapSnapshots.js';
 import {Pipeline} from '../../src/server/pipeline.js';
 import {createTools} from '../../src/tools/registry.js';
 import {PathSandbox} from '../../src/util/sandbox.js';
@@ -13,6 +14,7 @@ function pipeline(config: Config = DEFAULT_CONFIG): Pipeline {
     config,
     browsers: new BrowserManager(config),
     files: new PathSandbox(false),
+    heap: new HeapSnapshots(),
   });
 }
 
@@ -98,6 +100,43 @@ describe('tool registry', () => {
   });
 });
 
+describe('memory tools', () => {
+  const memoryNames = (config: Config) =>
+    pipeline(config)
+      .listed()
+      .map(t => t.tool.name)
+      .filter(n => n.includes('heapsnapshot'));
+
+  it('offers take_heapsnapshot by default and the 13 analysis tools with --memoryDebugging', () => {
+    assert.deepEqual(memoryNames(DEFAULT_CONFIG), ['take_heapsnapshot']);
+    assert.deepEqual(memoryNames(parseConfig(['--experimentalMemory'])), [
+      'analyze_heapsnapshot_contexts',
+      'close_heapsnapshot',
+      'compare_heapsnapshots',
+      'get_heapsnapshot_class_nodes',
+      'get_heapsnapshot_details',
+      'get_heapsnapshot_dominators',
+      'get_heapsnapshot_duplicate_strings',
+      'get_heapsnapshot_edges',
+      'get_heapsnapshot_object_details',
+      'get_heapsnapshot_retainers',
+      'get_heapsnapshot_retaining_paths',
+      'get_heapsnapshot_summary',
+      'query_heapsnapshot_objects',
+      'take_heapsnapshot',
+    ]);
+  });
+
+  it('says which flag enables an analysis tool', async () => {
+    const r = await pipeline().call('get_heapsnapshot_summary', {filePath: '/tmp/x.heapsnapshot'});
+    assert.equal(r.isError, true);
+    assert.equal(
+      r.text,
+      'Tool get_heapsnapshot_summary requires flag --memoryDebugging and is currently disabled. Restart the server with --memoryDebugging=true to enable it.',
+    );
+  });
+});
+
 describe('pipeline argument checks (no browser needed)', () => {
   const p = pipeline();
 
@@ -138,5 +177,31 @@ describe('pipeline argument checks (no browser needed)', () => {
     // A tool of the other mode is known: it says which flag offers it.
     const slimOnly = await p.call('navigate', {});
     assert.equal(slimOnly.text, 'Tool navigate is only available with --slim.');
+  });
+});
+
+describe('screencast_start', () => {
+  it('keeps the legacy recorder to .mp4 and .webm, any case, .mp4 when there is none', async () => {
+    const {legacyExtension} = await import('../../src/tools/screencast.js');
+    assert.equal(legacyExtension('/x/clip.WEBM'), '.webm');
+    assert.equal(legacyExtension('/x/clip.mp4'), '.mp4');
+    assert.equal(legacyExtension('/x/clip'), '.mp4');
+    assert.equal(legacyExtension(undefined), '.mp4');
+    assert.throws(
+      () => legacyExtension('/x/clip.gif'),
+      /^Error: Unsupported screencast file extension "\.gif"\. Supported formats: \.webm, \.mp4 \(case-insensitive\)\.$/,
+    );
+  });
+
+  it('describes what the configured recorder writes', () => {
+    const describeFile = (config: Config) =>
+      (
+        createTools(config).find(t => t.tool.name === 'screencast_start')?.inputSchema['properties'] as Record<
+          string,
+          {description: string}
+        >
+      )['filePath']?.description;
+    assert.match(describeFile(DEFAULT_CONFIG) ?? '', /saved as \.mp4/);
+    assert.match(describeFile(parseConfig(['--experimentalScreencast'])) ?? '', /\.mp4 or \.webm/);
   });
 });

@@ -1,5 +1,12 @@
 import type {CorpusPage} from './types.js';
 
+/**
+ * The tap's ripple is gone. Ionic draws a ripple (a div in a shadow root) on
+ * a pressed button or item and removes it 525 ms later at the earliest; a
+ * snapshot shows it or not by timing alone, so a step is over once it is gone.
+ */
+const NO_RIPPLE = `!(function has(root) { return [...root.querySelectorAll('*')].some(e => e.classList.contains('ripple-effect') || (!!e.shadowRoot && has(e.shadowRoot))); })(document)`;
+
 /** Ionic (Stencil components, Material mode): accordions, toggles, inputs, uppercase buttons. */
 export const ionic: CorpusPage = {
   id: 'ionic',
@@ -42,20 +49,20 @@ document.getElementById('apply').addEventListener('click', () => {
 </script></body></html>`,
   ready: `document.querySelectorAll(':not(:defined)').length === 0 && document.querySelectorAll('.hydrated').length >= 8 && !!document.querySelector('ion-input input') && !!document.querySelector('ion-toggle')?.shadowRoot`,
   steps: [
-    {label: 'fill the input', tool: 'fill', target: /textbox "Nickname"/, value: 'countess'},
+    {label: 'fill the input', tool: 'fill', target: /textbox "Nickname"/, value: 'countess', until: NO_RIPPLE},
     {
       label: 'switch Wi-Fi on',
       tool: 'click',
       target: /switch "Wi-Fi"/,
-      until: `document.getElementById('wifi').checked`,
+      until: `document.getElementById('wifi').checked && ${NO_RIPPLE}`,
     },
     {
       label: 'expand the accordion',
       tool: 'click',
       target: /button "About this device"/,
-      until: `document.querySelector('ion-accordion-group').value === 'about' && document.querySelector('ion-accordion').classList.contains('accordion-expanded')`,
+      until: `document.querySelector('ion-accordion-group').value === 'about' && document.querySelector('ion-accordion').classList.contains('accordion-expanded') && ${NO_RIPPLE}`,
     },
-    {label: 'apply', tool: 'click', target: /button "Apply changes"/i, until: `!!window.applied`},
+    {label: 'apply', tool: 'click', target: /button "Apply changes"/i, until: `!!window.applied && ${NO_RIPPLE}`},
   ],
   task: {
     description: 'Change the nickname, turn Wi-Fi on, expand "About this device" and apply',

@@ -11,10 +11,15 @@ export const redoc: CorpusPage = {
 <script src="/node_modules/redoc/bundles/redoc.standalone.js"></script></head><body>
 <div id="redoc"></div>
 <script>
+// Redoc's menu footer shows its logo from cdn.redoc.ly once mounted and drops
+// it when the image fails (no network here): note when the image has had its
+// answer, so that the page counts as ready after that, not by timing.
+document.addEventListener('error', e => { if (e.target.alt === 'redocly logo') window.logoSettled = true; }, true);
+document.addEventListener('load', e => { if (e.target.alt === 'redocly logo') window.logoSettled = true; }, true);
 Redoc.init('${SPEC_PATH}', {disableSearch: true, hideDownloadButton: true, nativeScrollbars: true}, document.getElementById('redoc'), () => { window.redocReady = true; });
 </script></body></html>`,
   routes: apiRoutes,
-  ready: `window.redocReady === true && !!document.querySelector('.menu-content')`,
+  ready: `window.redocReady === true && !!document.querySelector('.menu-content') && window.logoSettled === true && (img => !img || img.naturalWidth > 0)(document.querySelector('img[alt="redocly logo"]'))`,
   steps: [
     {
       label: 'open the owners tag in the menu',

@@ -52,6 +52,18 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--browserUrl', 'http://a:1', '--executablePath', '/c']), /for launching/);
   });
 
+  it('turns on the heap analysis tools with --memoryDebugging or its alias, and takes a memory limit', () => {
+    assert.equal(parseConfig([]).memoryDebugging, false);
+    assert.equal(parseConfig(['--memoryDebugging']).memoryDebugging, true);
+    assert.equal(parseConfig(['--experimental-memory']).memoryDebugging, true);
+    assert.equal(parseConfig(['--experimentalMemory', '--no-memory-debugging']).memoryDebugging, false);
+    assert.equal(parseConfig(['--heapSnapshotMemoryLimit=512']).heapSnapshotMemoryLimit, 512);
+    assert.throws(
+      () => parseConfig(['--heapSnapshotMemoryLimit=0']),
+      /--heapSnapshotMemoryLimit must be at least 1, not 0/,
+    );
+  });
+
   it('parses ws headers into strings', () => {
     const c = parseConfig([
       '--wsEndpoint',
@@ -60,5 +72,28 @@ describe('parseConfig', () => {
       '{"Authorization":"Bearer t","n":1}',
     ]);
     assert.deepEqual(c.wsHeaders, {Authorization: 'Bearer t', n: '1'});
+  });
+});
+
+describe('screencast flags', () => {
+  it('takes the legacy recorder, its ffmpeg and a frame rate (also under its old name)', () => {
+    const c = parseConfig([
+      '--experimentalScreencast',
+      '--experimentalFfmpegPath',
+      process.execPath,
+      '--screencastFps=12',
+    ]);
+    assert.equal(c.experimentalScreencast, true);
+    // Any existing file passes the startup check; whether it is ffmpeg shows when recording.
+    assert.equal(c.experimentalFfmpegPath, process.execPath);
+    assert.equal(c.screencastFps, 12);
+    assert.equal(parseConfig(['--experimentalScreencastFps', '5']).screencastFps, 5);
+    assert.equal(parseConfig([]).experimentalScreencast, false);
+  });
+
+  it('refuses an ffmpeg path without the legacy recorder, and frame rates that are not positive integers', () => {
+    assert.throws(() => parseConfig(['--experimentalFfmpegPath', '/opt/ffmpeg']), /add --experimentalScreencast/);
+    assert.throws(() => parseConfig(['--screencastFps', '0']), /--screencastFps must be at least 1, not 0\./);
+    assert.throws(() => parseConfig(['--screencastFps', '2.5']), /--screencastFps must be a whole number, not 2\.5\./);
   });
 });

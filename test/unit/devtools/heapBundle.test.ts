@@ -1,50 +1,44 @@
 import assert from 'node:assert/strict';
-import {describe, it} from 'node:test';
-import {getHeapSnapshot} from 'node:v8';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, describe, it} from 'node:test';
+import {writeHeapSnapshot} from 'node:v8';
 
-import {heapWorkerUrl, loadHeapBundle} from '../../../src/devtools/vendor.js';
+import {HeapSnapshots} from '../../../src/devtools/heap/HeapSnapshots.js';
 
-interface SnapshotProxy {
-  getStatistics(): Promise<{total: number; v8heap: {total: number}}>;
-  staticData: {nodeCount: number} | null;
+class BundleProbeItem {
+  constructor(readonly index: number) {}
 }
-interface LoaderProxy {
-  write(chunk: string): Promise<void>;
-  close(): Promise<void>;
-}
-interface WorkerProxy {
-  createLoader(uid: number, received: (snapshot: SnapshotProxy) => void): LoaderProxy;
-  dispose(): void;
-}
-type WorkerProxyClass = new (handler: () => void, console: object, workerUrl: string) => WorkerProxy;
 
 /**
- * The memory tools build on this: the main-thread proxy of the heap-snapshot
- * model and its worker_threads worker, both from the vendored bundles, with the
- * polyfills (the loader calls Promise.withResolvers, which Node 20 lacks).
+ * The vendored heap-snapshot model (build/vendor/devtools-heap-snapshot.mjs)
+ * in the heap host, on a snapshot of this very process: Node writes V8 heap
+ * snapshots too, so no browser is needed. On Node 20 this also proves the
+ * bundle's polyfills (the loader calls Promise.withResolvers).
  */
-describe('DevTools heap-snapshot bundles', () => {
-  it('stream a snapshot into the worker and answer statistics', async () => {
-    const {HeapSnapshotModel} = await loadHeapBundle();
-    const proxies = HeapSnapshotModel['HeapSnapshotProxy'] as {HeapSnapshotWorkerProxy: WorkerProxyClass};
-    const quiet = {log() {}, warn() {}, error() {}};
-    const worker = new proxies.HeapSnapshotWorkerProxy(() => {}, quiet, heapWorkerUrl().href);
-    try {
-      let received: SnapshotProxy | undefined;
-      const loader = worker.createLoader(1, snapshot => (received = snapshot));
-      for await (const chunk of getHeapSnapshot()) {
-        await loader.write(String(chunk));
-      }
-      // close() parses the snapshot (in the worker) and hands it over before resolving.
-      await loader.close();
-      const snapshot = received;
-      assert.ok(snapshot, 'the loader handed over the parsed snapshot');
-      const statistics = await snapshot.getStatistics();
-      assert.ok(statistics.total > 1_000_000, `total ${statistics.total}`);
-      assert.ok(statistics.v8heap.total > 0 && statistics.v8heap.total <= statistics.total);
-      assert.ok((snapshot.staticData?.nodeCount ?? 0) > 10_000);
-    } finally {
-      worker.dispose();
-    }
+describe('DevTools heap-snapshot bundle in the heap host', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-mcp-heap-bundle-'));
+  const heap = new HeapSnapshots();
+  const items = Array.from({length: 137}, (_, i) => new BundleProbeItem(i));
+  const file = writeHeapSnapshot(join(dir, 'node.heapsnapshot'));
+
+  after(async () => {
+    await heap.dispose();
+    rmSync(dir, {recursive: true, force: true});
+  });
+
+  it('loads a snapshot and answers statistics and classes', async () => {
+    const {result: summary} = await heap.query(file, 'summary', undefined);
+    assert.ok(summary.stats.total > 1_000_000, `total ${summary.stats.total}`);
+    assert.ok(summary.staticData.nodeCount > 10_000);
+    const {result: details} = await heap.query(file, 'aggregates', {});
+    const probe = details.page.items.find(row => row.className === 'BundleProbeItem');
+    assert.equal(probe?.count, items.length);
+    const {result: nodes} = await heap.query(file, 'classNodes', {id: probe.id, pageSize: 2});
+    assert.equal(nodes.kind, 'nodes');
+    assert.equal(nodes.page.info.total, items.length);
+    assert.equal(await heap.close(file), true);
+    assert.equal(await heap.close(file), false);
   });
 });

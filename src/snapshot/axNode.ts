@@ -4,11 +4,10 @@ import type {SnapNode, SnapProps} from './types.js';
 type AXNode = Protocol.Accessibility.AXNode;
 
 /**
- * Chrome's accessibility tree (Accessibility.getFullAXTree / queryAXTree) turned
- * into snapshot nodes with the reference's rules: which nodes an agent needs
- * ("interesting" ones, unless verbose), and how their properties serialize.
- * Used for verbose snapshots, for widgets whose insides only Chrome can see
- * (date inputs, media controls), and by tests as the oracle for the fast path.
+ * One node of Chrome's accessibility tree with the facts the reference's
+ * filter uses (Puppeteer 25's AXNode: isInteresting, isLeafNode, isControl,
+ * serialize), so that filtering and printing give what chrome-devtools-mcp
+ * prints.
  */
 
 const CONTROL_ROLES = new Set([
@@ -44,7 +43,8 @@ const LANDMARK_ROLES = new Set([
   'region',
   'search',
 ]);
-const PRESENTATIONAL_CHILDREN = new Set([
+/** Roles whose children are presentational: the filter never looks below them. */
+export const LEAF_ROLES = new Set([
   'doc-cover',
   'graphics-symbol',
   'img',
@@ -55,9 +55,11 @@ const PRESENTATIONAL_CHILDREN = new Set([
   'separator',
   'progressbar',
 ]);
-const TEXT_ROLES = new Set(['LineBreak', 'text', 'InlineTextBox', 'StaticText']);
+export const TEXT_ROLES = new Set(['LineBreak', 'text', 'InlineTextBox', 'StaticText']);
 
-const USER_STRINGS = ['name', 'value', 'description', 'keyshortcuts', 'roledescription', 'valuetext', 'url'];
+export const isControlRole = (role: string): boolean => CONTROL_ROLES.has(role);
+
+const USER_STRINGS = ['value', 'description', 'keyshortcuts', 'roledescription', 'valuetext', 'url'];
 const BOOLEANS = [
   'disabled',
   'expanded',
@@ -75,10 +77,11 @@ const TRISTATES = ['checked', 'pressed'];
 const NUMBERS = ['level', 'valuemax', 'valuemin'];
 const TOKENS = ['autocomplete', 'haspopup', 'invalid', 'orientation', 'live', 'relevant', 'errormessage', 'details'];
 
-/** An AX node with its children linked, and the facts the filter needs. */
 export class AxItem {
   readonly children: AxItem[] = [];
-  /** Root of a child frame's tree, attached under an Iframe node. */
+  /** The node whose children this one is among (undefined for a tree's or subtree's root). */
+  parent: AxItem | undefined;
+  /** The content frame's snapshot root, for an Iframe node (attached as its last child). */
   frameRoot: SnapNode | undefined;
   readonly role: string;
   readonly name: string;
@@ -94,6 +97,9 @@ export class AxItem {
   roledescription: string | undefined;
   hasErrormessage = false;
   hasDetails = false;
+  /** Relations that move or point at other nodes (aria-owns, aria-activedescendant), set by attributes or internals. */
+  hasOwns = false;
+  hasActiveDescendant = false;
   #focusableBelow: boolean | undefined;
 
   constructor(readonly payload: AXNode) {
@@ -103,7 +109,7 @@ export class AxItem {
     this.ignored = payload.ignored;
     for (const property of payload.properties ?? []) {
       const value = property.value.value as unknown;
-      switch (property.name) {
+      switch (property.name as string) {
         case 'editable':
           this.editable = true;
           this.richlyEditable = value === 'richtext';
@@ -132,10 +138,18 @@ export class AxItem {
         case 'details':
           this.hasDetails = true;
           break;
-        default:
+        case 'owns':
+          this.hasOwns = true;
+          break;
+        case 'activedescendant':
+          this.hasActiveDescendant = true;
           break;
       }
     }
+  }
+
+  get backendNodeId(): number | undefined {
+    return this.payload.backendDOMNodeId;
   }
 
   get isControl(): boolean {
@@ -149,13 +163,14 @@ export class AxItem {
     return this.#focusableBelow;
   }
 
+  /** A leaf for the filter: nothing below it is ever looked at. */
   get isLeaf(): boolean {
     if (this.children.length === 0) {
       return true;
     }
     const plainTextField =
       !this.richlyEditable && (this.editable || this.role === 'textbox' || this.role === 'searchbox');
-    if (plainTextField || TEXT_ROLES.has(this.role) || PRESENTATIONAL_CHILDREN.has(this.role)) {
+    if (plainTextField || TEXT_ROLES.has(this.role) || LEAF_ROLES.has(this.role)) {
       return true;
     }
     if (this.#hasFocusableBelow()) {
@@ -164,7 +179,21 @@ export class AxItem {
     return this.role === 'heading' && this.name !== '';
   }
 
-  isInteresting(insideControl: boolean): boolean {
+  /** isLeaf for a node fetched on its own: Chrome's childIds say whether it has children (never a heading here). */
+  get isLeafAlone(): boolean {
+    if ((this.payload.childIds ?? []).length === 0) {
+      return true;
+    }
+    const plainTextField =
+      !this.richlyEditable && (this.editable || this.role === 'textbox' || this.role === 'searchbox');
+    return plainTextField || TEXT_ROLES.has(this.role) || LEAF_ROLES.has(this.role);
+  }
+
+  /**
+   * @param leaf whether the node is a leaf; a node fetched on its own has no
+   *   linked children, so its caller says (Chrome gave it children or not).
+   */
+  isInteresting(insideControl: boolean, leaf: () => boolean = () => this.isLeaf): boolean {
     if (this.role === 'Ignored' || this.hidden || this.ignored) {
       return false;
     }
@@ -189,17 +218,14 @@ export class AxItem {
     if (insideControl) {
       return false;
     }
-    return this.isLeaf && (this.name !== '' || Boolean(this.description));
+    return leaf() && (this.name !== '' || Boolean(this.description));
   }
 
-  /** The node's fields as the reference serializes them (everything but role and children). */
+  /** The node's fields as the reference serializes them (everything but role, name and children). */
   serializeProps(): SnapProps {
     const properties = new Map<string, unknown>();
     for (const property of this.payload.properties ?? []) {
       properties.set(property.name.toLowerCase(), property.value.value);
-    }
-    if (this.payload.name) {
-      properties.set('name', this.payload.name.value);
     }
     if (this.payload.value) {
       properties.set('value', this.payload.value.value);
@@ -208,16 +234,16 @@ export class AxItem {
       properties.set('description', this.payload.description.value);
     }
     const props: SnapProps = {};
-    for (const key of USER_STRINGS) {
-      if (key !== 'name' && properties.has(key)) {
-        props[key] = properties.get(key) as string;
+    const put = (key: string, value: unknown) => {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+        props[key] = value;
       }
+    };
+    for (const key of USER_STRINGS) {
+      put(key, properties.get(key));
     }
     for (const key of BOOLEANS) {
-      if (key === 'focused' && this.role === 'RootWebArea') {
-        continue;
-      }
-      if (properties.has(key)) {
+      if (properties.has(key) && !(key === 'focused' && this.role === 'RootWebArea')) {
         props[key] = Boolean(properties.get(key));
       }
     }
@@ -228,18 +254,34 @@ export class AxItem {
       }
     }
     for (const key of NUMBERS) {
-      if (properties.has(key)) {
-        props[key] = properties.get(key) as number;
-      }
+      put(key, properties.get(key));
     }
     for (const key of TOKENS) {
       const value = properties.get(key);
       if (value && value !== 'false') {
-        props[key] = value as string;
+        put(key, value);
       }
+    }
+    // The reference prints an option's text as its value (Chrome's AX node has none).
+    if (this.role === 'option' && this.name) {
+      props['value'] = this.name;
     }
     return props;
   }
+}
+
+/**
+ * queryAXTree gives ignored nodes their real role and name where
+ * getFullAXTree gives role "none" and no name or properties; the filter
+ * reads roles of ignored nodes (a hidden button still makes what is below it
+ * "inside a control"), so subtrees are brought to getFullAXTree's form.
+ */
+export function asFullTreeNode(node: AXNode): AXNode {
+  if (!node.ignored) {
+    return node;
+  }
+  const {name: _name, properties: _properties, description: _description, value: _value, ...rest} = node;
+  return {...rest, role: {type: 'role', value: 'none'}, chromeRole: {type: 'internalRole', value: 0}};
 }
 
 /** Links a flat AX node list into a tree; the first node is the root. */
@@ -253,54 +295,9 @@ export function linkAxTree(nodes: AXNode[]): {root: AxItem | undefined; items: A
       const child = byId.get(childId);
       if (child) {
         item.children.push(child);
+        child.parent = item;
       }
     }
   }
   return {root: byId.values().next().value, items: [...byId.values()]};
-}
-
-export interface AxConvertOptions {
-  interestingOnly: boolean;
-  /** Start as if below a control (for subtrees fetched on behalf of the fast path). */
-  insideControl?: boolean;
-  /** Builds the SnapNode shell (key, ref) for an AX node. */
-  shell(item: AxItem): Pick<SnapNode, 'key' | 'ref'>;
-}
-
-/**
- * Applies the reference's filter: keep interesting nodes (and Iframe nodes
- * carrying a child frame), hoist the children of dropped ones into their
- * parent, never look below leaves. Returns the top-level nodes (normally one).
- */
-export function convertAxTree(root: AxItem, options: AxConvertOptions): SnapNode[] {
-  const kept = new Set<AxItem>();
-  if (options.interestingOnly) {
-    const collect = (item: AxItem, insideControl: boolean) => {
-      if (item.isInteresting(insideControl) || item.frameRoot) {
-        kept.add(item);
-      }
-      if (item.isLeaf) {
-        return;
-      }
-      const below = insideControl || item.isControl;
-      for (const child of item.children) {
-        collect(child, below);
-      }
-    };
-    collect(root, options.insideControl ?? false);
-  }
-  const serialize = (item: AxItem): SnapNode[] => {
-    const children: SnapNode[] = [];
-    for (const child of item.children) {
-      children.push(...serialize(child));
-    }
-    if (options.interestingOnly && !kept.has(item)) {
-      return children;
-    }
-    if (item.frameRoot) {
-      children.push(item.frameRoot);
-    }
-    return [{role: item.role, name: item.name, props: item.serializeProps(), children, ...options.shell(item)}];
-  };
-  return serialize(root);
 }

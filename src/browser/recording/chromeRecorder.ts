@@ -1,0 +1,104 @@
+import type {CdpSession} from '../../cdp/CdpConnection.js';
+import {CdpProtocolError} from '../../cdp/errors.js';
+import {withTimeout} from '../../util/async.js';
+import {debug} from '../../util/logger.js';
+import type {Page} from '../Page.js';
+import {RECORDING_COMMAND_TIMEOUT_MS, RECORDING_FINISH_TIMEOUT_MS, type ScreenRecorder} from './ScreenRecorder.js';
+
+/** The page's viewport in device pixels: Chrome downscales recordings to a small size unless told. */
+export async function viewportPixelSize(session: CdpSession): Promise<{maxWidth: number; maxHeight: number}> {
+  const {result, exceptionDetails} = await session.send(
+    'Runtime.evaluate',
+    {expression: '[innerWidth, innerHeight, devicePixelRatio]', returnByValue: true},
+    RECORDING_COMMAND_TIMEOUT_MS,
+  );
+  const [width = 0, height = 0, dpr = 1] = exceptionDetails ? [] : (result.value as number[]);
+  return {maxWidth: Math.max(1, Math.round(width * dpr)), maxHeight: Math.max(1, Math.round(height * dpr))};
+}
+
+/**
+ * Chrome's own recorder (Page.startScreenRecording): Chrome encodes the tab
+ * to mp4 while it records and hands the file over as an IO stream at stop.
+ */
+export class ChromeScreenRecorder implements ScreenRecorder {
+  readonly kind = 'chrome';
+  #done = false;
+
+  private constructor(
+    readonly filePath: string,
+    readonly session: CdpSession,
+    readonly stream: string,
+  ) {}
+
+  static async start(page: Page, options: {filePath: string; fps?: number}): Promise<ChromeScreenRecorder> {
+    const session = page.session;
+    const size = await viewportPixelSize(session);
+    let stream: string;
+    try {
+      ({stream} = await session.send(
+        'Page.startScreenRecording',
+        {...size, ...(options.fps ? {frameRate: options.fps} : {})},
+        RECORDING_COMMAND_TIMEOUT_MS,
+      ));
+    } catch (error) {
+      if (error instanceof CdpProtocolError) {
+        throw new Error(
+          `The connected Chrome does not support screen recording (${error.protocolMessage}). Update Chrome to a newer version.`,
+          {cause: error},
+        );
+      }
+      throw error;
+    }
+    return new ChromeScreenRecorder(options.filePath, session, stream);
+  }
+
+  async stop(): Promise<Uint8Array> {
+    if (this.#done) {
+      throw new Error('This screencast recording has already ended.');
+    }
+    this.#done = true;
+    const s = this.session;
+    try {
+      // Chrome answers with the same stream, now complete; a failure here
+      // (recording already ended) still leaves the stream worth reading.
+      await s.send('Page.stopScreenRecording', {}, RECORDING_COMMAND_TIMEOUT_MS).catch((error: unknown) => {
+        debug('Page.stopScreenRecording failed', error);
+      });
+      return await withTimeout(
+        this.#read(),
+        RECORDING_FINISH_TIMEOUT_MS,
+        `Reading the recording from Chrome did not finish within ${RECORDING_FINISH_TIMEOUT_MS / 1000} s; nothing was saved.`,
+      );
+    } finally {
+      await s.trySend('IO.close', {handle: this.stream}, RECORDING_COMMAND_TIMEOUT_MS);
+    }
+  }
+
+  abandon(): void {
+    if (this.#done) {
+      return;
+    }
+    this.#done = true;
+    // The stream dies with the tab; if the session still works, stop and free it.
+    void this.session
+      .trySend('Page.stopScreenRecording', {}, RECORDING_COMMAND_TIMEOUT_MS)
+      .then(() => this.session.trySend('IO.close', {handle: this.stream}, RECORDING_COMMAND_TIMEOUT_MS));
+  }
+
+  async #read(): Promise<Uint8Array> {
+    const chunks: Buffer[] = [];
+    for (;;) {
+      const {data, base64Encoded, eof} = await this.session.send(
+        'IO.read',
+        {handle: this.stream},
+        RECORDING_COMMAND_TIMEOUT_MS,
+      );
+      if (data) {
+        chunks.push(Buffer.from(data, base64Encoded ? 'base64' : 'utf8'));
+      }
+      if (eof) {
+        return Buffer.concat(chunks);
+      }
+    }
+  }
+}

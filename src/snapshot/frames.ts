@@ -1,0 +1,126 @@
+import type {Protocol} from '../../protocol/index.js';
+import type {Page} from '../browser/Page.js';
+import type {CdpSession} from '../cdp/CdpConnection.js';
+import {errorMessage} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import type {FrameTarget} from './types.js';
+
+/** How deep frames inside frames are followed. */
+export const MAX_FRAME_DEPTH = 8;
+const WORLD_NAME = 'cdp-mcp-snapshot';
+
+function frameKey(session: CdpSession, frameId: string): string {
+  return `${session.id}/${frameId}`;
+}
+
+/** A frame before its document is known: where to talk to it. */
+export interface FramePlace {
+  session: CdpSession;
+  frameId: string;
+  key: string;
+}
+
+/**
+ * The frames one snapshot visits: each frame's session (out-of-process
+ * iframes have their own), its current document's loaderId (uids are keyed
+ * by it, as the reference keys them), and the content frame of an iframe
+ * element, found as Puppeteer's contentFrame() finds it.
+ */
+export class SnapshotFrames {
+  readonly #trees = new Map<CdpSession, Promise<Map<string, string>>>();
+
+  constructor(readonly page: Page) {}
+
+  /** The loaderId of every frame a session hosts (asked once per snapshot and session). */
+  #loaders(session: CdpSession): Promise<Map<string, string>> {
+    let tree = this.#trees.get(session);
+    if (!tree) {
+      tree = session.send('Page.getFrameTree').then(({frameTree}) => {
+        const loaders = new Map<string, string>();
+        const visit = (node: Protocol.Page.FrameTree) => {
+          loaders.set(node.frame.id, node.frame.loaderId);
+          for (const child of node.childFrames ?? []) {
+            visit(child);
+          }
+        };
+        visit(frameTree);
+        return loaders;
+      });
+      this.#trees.set(session, tree);
+    }
+    return tree;
+  }
+
+  /** The frame with its current document; the frame tree is asked for alongside whatever `work` asks. */
+  async target<T>(place: FramePlace, work: Promise<T>): Promise<{frame: FrameTarget; result: T}> {
+    const [loaders, result] = await Promise.all([this.#loaders(place.session), work]);
+    const loaderId = loaders.get(place.frameId);
+    if (loaderId === undefined) {
+      throw new Error(`Frame ${place.frameId} is gone`);
+    }
+    return {frame: {...place, loaderId}, result};
+  }
+
+  mainPlace(): FramePlace {
+    const session = this.page.session;
+    return {session, frameId: this.page.mainFrameId, key: frameKey(session, this.page.mainFrameId)};
+  }
+
+  /** The frame an iframe element shows, in whichever session hosts it; undefined when there is none. */
+  async contentFrame(
+    parent: FrameTarget,
+    element: {backendNodeId: number} | {objectId: string},
+  ): Promise<FramePlace | undefined> {
+    try {
+      const {node} = await parent.session.send('DOM.describeNode', element);
+      const frameId = node.frameId;
+      if (!frameId) {
+        return undefined;
+      }
+      const session = this.page.frames.oopif(frameId)?.session ?? parent.session;
+      if (!(await this.#loaders(session)).has(frameId)) {
+        // The frame appeared after this snapshot read the frame tree: read it again.
+        this.#trees.delete(session);
+        if (!(await this.#loaders(session)).has(frameId)) {
+          return undefined;
+        }
+      }
+      return {session, frameId, key: frameKey(session, frameId)};
+    } catch (error) {
+      debug('content frame lookup failed', errorMessage(error));
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Our isolated world in each frame's current document, where the walker
+ * runs: page scripts cannot see it or change the DOM methods it calls.
+ * Kept across snapshots per frame; a navigation destroys it, and the next
+ * evaluation in it fails and makes a new one.
+ */
+export class IsolatedWorlds {
+  readonly #worlds = new Map<string, {contextId: Promise<number>}>();
+
+  async context(frame: FramePlace, fresh = false): Promise<number> {
+    const known = this.#worlds.get(frame.key);
+    if (known && !fresh) {
+      return known.contextId;
+    }
+    const contextId = frame.session
+      .send('Page.createIsolatedWorld', {frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false})
+      .then(r => r.executionContextId);
+    this.#worlds.set(frame.key, {contextId});
+    contextId.catch(() => this.#worlds.delete(frame.key));
+    return contextId;
+  }
+
+  /** Forgets the worlds of frames the latest snapshot did not visit (navigated away, detached). */
+  retain(visited: ReadonlySet<string>): void {
+    for (const key of this.#worlds.keys()) {
+      if (!visited.has(key)) {
+        this.#worlds.delete(key);
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import {errorMessage} from '../util/async.js';
+import {debug} from '../util/logger.js';
+import {type AxItem, linkAxTree} from './axNode.js';
+import {serializeAx, type Shell} from './axSerialize.js';
+import {type FramePlace, MAX_FRAME_DEPTH, type SnapshotFrames} from './frames.js';
+import {backendKey} from './keys.js';
+import type {FrameTarget, SnapNode} from './types.js';
+
+/** Bound of one frame's full AX tree fetch; Chrome takes over a second on big pages. */
+const AX_TREE_TIMEOUT_MS = 120_000;
+
+/** Keys and refs of AX nodes by their DOM node (the reference's loaderId + backendNodeId). */
+export function backendShell(frame: FrameTarget): Shell {
+  return item => {
+    const backendNodeId = item.backendNodeId;
+    if (backendNodeId === undefined) {
+      return {key: undefined, ref: undefined};
+    }
+    return {key: backendKey(frame, backendNodeId), ref: {kind: 'backend', frame, backendNodeId}, backendNodeId};
+  };
+}
+
+/**
+ * Attaches the content frame's snapshot to every Iframe node of a tree, as
+ * Puppeteer's populateIframes does (all Iframe nodes, in parallel; a frame
+ * that cannot be read is left out).
+ */
+export async function attachFrames(
+  items: AxItem[],
+  parent: FrameTarget,
+  frames: SnapshotFrames,
+  depth: number,
+  snapshot: (frame: FramePlace, depth: number) => Promise<SnapNode | undefined>,
+): Promise<void> {
+  if (depth >= MAX_FRAME_DEPTH) {
+    return;
+  }
+  await Promise.all(
+    items.map(async item => {
+      const backendNodeId = item.backendNodeId;
+      if (item.role !== 'Iframe' || backendNodeId === undefined) {
+        return;
+      }
+      const child = await frames.contentFrame(parent, {backendNodeId});
+      if (!child) {
+        return;
+      }
+      try {
+        item.frameRoot = await snapshot(child, depth + 1);
+      } catch (error) {
+        debug('child frame snapshot failed', errorMessage(error));
+      }
+    }),
+  );
+}
+
+/**
+ * The exact path: one frame's snapshot straight from Chrome's full
+ * accessibility tree (Accessibility.getFullAXTree through the frame's own
+ * session), filtered as the reference filters it. It is what verbose
+ * snapshots are made of, and the engine's answer for small documents.
+ * `child` snapshots the frames inside it (the engine decides how).
+ */
+export async function fullTreeSnapshot(
+  place: FramePlace,
+  frames: SnapshotFrames,
+  interestingOnly: boolean,
+  depth: number,
+  child: (frame: FramePlace, depth: number) => Promise<SnapNode | undefined>,
+): Promise<{root: SnapNode | undefined; nodes: number}> {
+  const {frame, result} = await frames.target(
+    place,
+    place.session.send('Accessibility.getFullAXTree', {frameId: place.frameId}, AX_TREE_TIMEOUT_MS),
+  );
+  const {root, items} = linkAxTree(result.nodes);
+  if (!root) {
+    return {root: undefined, nodes: 0};
+  }
+  await attachFrames(items, frame, frames, depth, child);
+  return {root: serializeAx(root, interestingOnly, backendShell(frame))[0], nodes: items.length};
+}

@@ -1,0 +1,47 @@
+import {join} from 'node:path';
+
+import * as v from 'valibot';
+
+import {summarize} from '../devtools/lighthouse/summarize.js';
+import {formatLighthouse} from '../response/formatLighthouse.js';
+import {definePageTool} from './defineTool.js';
+
+export const lighthouseAudit = definePageTool({
+  name: 'lighthouse_audit',
+  description:
+    'Run a Lighthouse audit of the page for accessibility, SEO, best practices and agentic browsing (not performance: use performance_start_trace). Returns category scores and every failed audit with the DOM nodes it flags; the full report is saved as report.json and report.html.',
+  annotations: {category: 'debugging', readOnlyHint: false},
+  blockedByDialog: true,
+  filePaths: ['outputDirPath'],
+  sections: ['lighthouse'],
+  schema: {
+    mode: v.optional(
+      v.pipe(
+        v.picklist(['navigation', 'snapshot']),
+        v.description('"navigation" reloads the page and audits the load; "snapshot" audits the page as it is now.'),
+      ),
+      'navigation',
+    ),
+    device: v.optional(
+      v.pipe(v.picklist(['desktop', 'mobile']), v.description('Device to emulate during the audit.')),
+      'desktop',
+    ),
+    outputDirPath: v.optional(
+      v.pipe(v.string(), v.description('Folder for report.json and report.html. Default: a new temp folder.')),
+    ),
+  },
+  async handler({params, page}, response, {files, progress}) {
+    const {mode, device, outputDirPath} = params;
+    const run = await page.lighthouse({mode, device, progress});
+    const reports = [];
+    for (const format of ['json', 'html'] as const) {
+      const data = run.reports[format];
+      reports.push(
+        outputDirPath
+          ? await files.save(data, join(outputDirPath, 'report'), `.${format}`)
+          : await files.saveTemporary(data, `report.${format}`),
+      );
+    }
+    response.section('lighthouse', formatLighthouse(summarize(run, {mode, device, reports, pageUrl: page.url})));
+  },
+});
