@@ -44,8 +44,16 @@ if (files.length === 0) {
 if (!process.env.CHROME_PATH && existsSync('/usr/bin/chromium')) {
   process.env.CHROME_PATH = '/usr/bin/chromium';
 }
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-  env: process.env,
-});
+// Two files at a time: most of an end-to-end test's time is spent waiting on
+// Chrome, so two overlap well on two cores (node's default there is one).
+// TEST_CONCURRENCY overrides it (1 for a serial run when chasing a flake).
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const result = spawnSync(
+  process.execPath,
+  ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  {
+    stdio: 'inherit',
+    env: process.env,
+  },
+);
 process.exit(result.status ?? 1);

@@ -6,6 +6,7 @@ import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {canonicalPath} from '../util/sandbox.js';
 import {DownloadTracker, type FolderCheck} from './downloads.js';
+import {ExtensionWorkers} from './extensionWorkers.js';
 import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
 import {UrlPolicy} from './urlPolicy.js';
@@ -98,6 +99,8 @@ export class Browser {
   #autoContextCounter = 1;
   #defaultContextId: string | undefined;
 
+  /** Extension service workers (shown in page lists with --categoryExtensions). */
+  readonly extensionWorkers: ExtensionWorkers;
   /** Network mocks, per browser context. */
   readonly mocks: BrowserMocks;
   /** Downloads of every context, into --downloadsDir. */
@@ -109,6 +112,7 @@ export class Browser {
     readonly urlPolicy: UrlPolicy,
     downloads: DownloadOptions,
   ) {
+    this.extensionWorkers = new ExtensionWorkers(connection);
     this.mocks = new BrowserMocks(urlPolicy);
     this.downloads = new DownloadTracker(connection, downloads.dir, downloads.check ?? canonicalFolder, frameId =>
       this.#pageOfFrame(frameId),
@@ -202,6 +206,11 @@ export class Browser {
           .catch((error: unknown) => debug(`URL policy not applied to ${targetInfo.type} ${targetInfo.url}`, error)),
         waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
       ]);
+      return;
+    }
+    if (targetInfo.type === 'tab') {
+      // Auto-attach never yields tabs (its default filter leaves them out): this is a
+      // session someone on our side asked for (browser/tabs.ts), theirs to close.
       return;
     }
     if (targetInfo.type === 'page' && targetInfo.url === INTERNAL_PAGE_URL) {
@@ -311,6 +320,11 @@ export class Browser {
   /** Open pages of one owner, in id order. */
   pagesOf(ownerId: number): Page[] {
     return this.pages().filter(p => p.ownerId === ownerId);
+  }
+
+  /** The page of a target Chrome opened itself (a launched app window), once it is set up. */
+  pageForTarget(targetId: string): Promise<Page> {
+    return this.#waitForPage(targetId, NEW_PAGE_ATTACH_MS);
   }
 
   /**

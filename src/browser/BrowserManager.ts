@@ -128,6 +128,8 @@ export class BrowserManager {
           acceptInsecureCerts: c.acceptInsecureCerts,
           chromeArgs: c.chromeArgs,
           ignoreDefaultChromeArgs: c.ignoreDefaultChromeArgs,
+          extensions: c.categoryExtensions,
+          enableFeatures: c.categoryExperimentalWebmcp ? ['WebMCP'] : [],
         });
     let browser: Browser;
     try {

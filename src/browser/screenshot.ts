@@ -12,6 +12,9 @@ export interface ScreenshotRequest {
   uid: string | undefined;
   /** The whole scrollable page instead of the viewport. */
   fullPage: boolean;
+  /** Largest image size in pixels: bigger captures are scaled down, aspect ratio kept. */
+  maxWidth?: number;
+  maxHeight?: number;
 }
 
 interface Clip {
@@ -33,6 +36,9 @@ export async function captureScreenshot(page: Page, request: ScreenshotRequest):
     const {cssContentSize: size} = await session.send('Page.getLayoutMetrics');
     clip = {x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1};
   }
+  if (request.maxWidth !== undefined || request.maxHeight !== undefined) {
+    clip = await fitted(session, clip, request.maxWidth ?? Infinity, request.maxHeight ?? Infinity);
+  }
   const {data} = await session.send(
     'Page.captureScreenshot',
     {
@@ -45,6 +51,29 @@ export async function captureScreenshot(page: Page, request: ScreenshotRequest):
     CAPTURE_TIMEOUT_MS,
   );
   return data;
+}
+
+/**
+ * The clip (the viewport when none) scaled so that the image, in device
+ * pixels, fits the bounds; Chrome renders it at that scale, so nothing is
+ * decoded or resampled here.
+ */
+async function fitted(
+  session: CdpSession,
+  clip: Clip | undefined,
+  maxWidth: number,
+  maxHeight: number,
+): Promise<Clip | undefined> {
+  // The window's inner size counts the scrollbar, as a capture without a clip does.
+  const {result} = await session.send('Runtime.evaluate', {
+    expression: '({x: scrollX, y: scrollY, width: innerWidth, height: innerHeight, ratio: devicePixelRatio})',
+    returnByValue: true,
+  });
+  const view = result.value as {x: number; y: number; width: number; height: number; ratio: number};
+  const ratio = view.ratio > 0 ? view.ratio : 1;
+  const area = clip ?? {x: view.x, y: view.y, width: view.width, height: view.height, scale: 1};
+  const scale = Math.min(1, maxWidth / (area.width * ratio), maxHeight / (area.height * ratio));
+  return scale < 1 ? {...area, scale} : clip;
 }
 
 /** The element's box in page (document) coordinates, after scrolling it into view. */

@@ -1,3 +1,5 @@
+import type {PipeChannel} from './pipeChannel.js';
+
 /** A browser we can connect to; `launched` ones are ours to kill. */
 export interface BrowserEndpoint {
   /** The browser target's WebSocket URL. */
@@ -9,4 +11,6 @@ export interface BrowserEndpoint {
   kill(): Promise<void>;
   /** Resolves when a launched browser process exits (never for attached ones). */
   exited: Promise<void>;
+  /** The debugging pipe of a browser we launched (some domains answer only there). */
+  pipe?: () => PipeChannel;
 }

@@ -90,12 +90,31 @@ export interface ChromeFlagOptions {
   chromeArgs: string[];
   /** Defaults to leave out (`--ignoreDefaultChromeArg`). */
   ignoreDefaultChromeArgs: string[];
+  /** Allow extensions, and their installation over CDP (`Extensions.loadUnpacked`). */
+  extensions?: boolean;
+  /** Chrome features to turn on (one `--enable-features`), e.g. `WebMCP`. */
+  enableFeatures?: string[];
 }
+
+/** Defaults that would keep the extensions of `--categoryExtensions` from running. */
+const EXTENSION_BLOCKERS = new Set(['--disable-extensions', '--disable-component-extensions-with-background-pages']);
 
 /** The argument list we start Chrome with, before the profile and debugging arguments the launch adds. */
 export function buildChromeFlags(options: ChromeFlagOptions, isRoot: boolean): string[] {
   const ignored = new Set(options.ignoreDefaultChromeArgs);
-  const flags = DEFAULT_CHROME_FLAGS.filter(flag => !ignored.has(flag) && !ignored.has(flag.split('=')[0] ?? flag));
+  const flags = DEFAULT_CHROME_FLAGS.filter(
+    flag =>
+      !ignored.has(flag) &&
+      !ignored.has(flag.split('=')[0] ?? flag) &&
+      !(options.extensions && EXTENSION_BLOCKERS.has(flag)),
+  );
+  if (options.extensions) {
+    // Without it Chrome refuses Extensions.loadUnpacked.
+    flags.push('--enable-unsafe-extension-debugging');
+  }
+  if (options.enableFeatures?.length) {
+    flags.push(`--enable-features=${options.enableFeatures.join(',')}`);
+  }
   if (options.headless) {
     flags.push('--headless');
   }

@@ -6,6 +6,7 @@
 import type {ChildProcess, spawn} from 'node:child_process';
 import {rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
+import type {Readable, Writable} from 'node:stream';
 
 import * as ChromeLauncher from 'chrome-launcher';
 
@@ -15,6 +16,7 @@ import {activePortFile, STARTUP_TIMEOUT_MS, waitForActivePort} from './activePor
 import type {BrowserEndpoint} from './browserEndpoint.js';
 import {type Channel, resolveExecutable} from './finder.js';
 import {buildChromeFlags, type ChromeFlagOptions} from './flags.js';
+import {PipeChannel} from './pipeChannel.js';
 import {prepareProfile, type Profile} from './profile.js';
 
 /** How long kill() waits for Chrome to exit before removing its profile anyway. */
@@ -143,7 +145,13 @@ export async function launchChrome(
     }
     const wsUrl = await waitForActivePort(portFile, exited, reason, sys.startupTimeoutMs);
     debug(`launched ${chromePath} pid=${launcher.pid} ${wsUrl}`);
-    return {wsUrl, launched: true, pid: launcher.pid, kill, exited};
+    const pipes = launcher.remoteDebuggingPipes;
+    let channel: PipeChannel | undefined;
+    // Read only once something is sent over it: until then Chrome writes nothing there.
+    const pipe = pipes
+      ? () => (channel ??= new PipeChannel(pipes.incoming as Readable, pipes.outgoing as Writable))
+      : undefined;
+    return {wsUrl, launched: true, pid: launcher.pid, kill, exited, pipe};
   } catch (error) {
     await kill();
     throw error;

@@ -40,12 +40,26 @@ export const FLAG_RULES: readonly FlagRule[] = [
       '--executablePath, --userDataDir and --channel are for launching; drop them when attaching with --browserUrl/--wsEndpoint.',
   },
   {flag: 'wsHeaders', needs: ['wsEndpoint']},
+  {
+    excludes: [['autoConnect'], ['browserUrl', 'wsEndpoint', 'executablePath', 'isolated']],
+    message:
+      '--autoConnect attaches to the Chrome running on your profile; drop --browserUrl/--wsEndpoint/--executablePath/--isolated.',
+  },
+  {
+    excludes: [['categoryPwa'], ['autoConnect', 'browserUrl', 'wsEndpoint']],
+    message:
+      '--categoryPwa is only supported with a pipe connection (a Chrome this server launches); autoConnect, browserUrl, and wsEndpoint are not supported.',
+  },
   {excludes: [['blockedUrlPattern'], ['allowedUrlPattern']]},
   ...(['host', 'authToken', 'allowedOrigin', 'maxSessions', 'sessionIdleTimeout'] as const).map(flag => ({
     flag,
     needs: ['port'] as const,
     message: `--${flag} only applies to the HTTP server: add --port <n>.`,
   })),
+  {
+    excludes: [['allowUnrestrictedPaths'], ['filesystemRoot']],
+    message: '--allowUnrestrictedPaths is the older spelling of --filesystemRoot /: use one of them.',
+  },
   {
     flag: 'experimentalFfmpegPath',
     needs: ['experimentalScreencast'],

@@ -8,6 +8,7 @@
 export const FLAG_GROUPS = {
   launch: 'Launching Chrome',
   attach: 'Attaching to a running Chrome',
+  categories: 'Tool categories',
   tools: 'Tools and their output',
   network: 'Network and files',
   http: 'Serving over HTTP, many sessions',

@@ -11,8 +11,11 @@
 import {tmpdir} from 'node:os';
 import {join, resolve} from 'node:path';
 
+import {CATEGORY_FLAG_TABLE} from './categoryFlags.js';
 import {defineFlags} from './flagSpec.js';
-import {httpUrl, jsonStringRecord, origins, size, urlPatterns, wsUrl} from './valueParsers.js';
+import {HTTP_FLAG_TABLE} from './httpFlags.js';
+import {TOOL_FLAG_TABLE} from './toolFlags.js';
+import {existingDirectories, httpUrl, jsonStringRecord, size, urlPatterns, wsUrl} from './valueParsers.js';
 
 /** Where downloads go unless --downloadsDir says otherwise: inside the temp dir, which is always an allowed root. */
 export const DEFAULT_DOWNLOADS_DIR = join(tmpdir(), 'cdp-mcp-downloads');
@@ -36,7 +39,7 @@ export const FLAGS = defineFlags({
     type: 'string',
     group: 'launch',
     choices: ['stable', 'beta', 'dev', 'canary'],
-    description: 'Installed Chrome channel to launch.',
+    description: 'Installed Chrome channel to launch (with `--autoConnect`: whose running Chrome to attach to).',
   },
   isolated: {
     type: 'boolean',
@@ -49,7 +52,7 @@ export const FLAGS = defineFlags({
     placeholder: '<dir>',
     defaultText: '~/.cache/cdp-mcp/chrome-profile',
     description:
-      'Profile directory of the launched Chrome (beta, dev and canary get their own: `chrome-profile-<channel>`).',
+      'Profile directory of the launched Chrome (beta, dev and canary get their own: `chrome-profile-<channel>`). With `--autoConnect`: the profile of the running Chrome to attach to.',
   },
   viewport: {
     type: 'string',
@@ -99,6 +102,12 @@ export const FLAGS = defineFlags({
     parse: wsUrl,
     description: 'Attach to a running Chrome through its browser WebSocket URL (`ws://…/devtools/browser/<id>`).',
   },
+  autoConnect: {
+    type: 'boolean',
+    group: 'attach',
+    description:
+      "Attach to the Chrome already running on the user's own profile of `--channel` (default stable; or the profile in `--userDataDir`), found through its `DevToolsActivePort` file. Turn on remote debugging in that Chrome first, at chrome://inspect/#remote-debugging. It is never closed by the server.",
+  },
   wsHeaders: {
     type: 'string',
     group: 'attach',
@@ -107,91 +116,16 @@ export const FLAGS = defineFlags({
     description:
       'JSON object of extra WebSocket handshake headers for `--wsEndpoint`, e.g. `{"Authorization":"Bearer …"}`.',
   },
-  pageIdRouting: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
+  filesystemRoot: {
+    type: 'array',
+    group: 'network',
+    alias: ['workspace'],
+    key: 'filesystemRoots',
+    placeholder: '<dir>',
+    defaultText: 'the OS temp dir',
+    parse: existingDirectories,
     description:
-      'Page-scoped tools take a required `pageId`, as in chrome-devtools-mcp 1.11. `--no-page-id-routing` makes them act on the selected page.',
-  },
-  experimentalVision: {
-    type: 'boolean',
-    group: 'tools',
-    description: 'Enable `click_at` (clicks at page coordinates).',
-  },
-  memoryDebugging: {
-    type: 'boolean',
-    group: 'tools',
-    alias: ['experimentalMemory'],
-    description: 'Enable the heap snapshot analysis tools (`take_heapsnapshot` is always on).',
-  },
-  heapSnapshotMemoryLimit: {
-    type: 'number',
-    group: 'tools',
-    min: 1,
-    placeholder: '<MB>',
-    defaultText: 'half the RAM, at most 8192',
-    description:
-      'Memory in MB that loaded heap snapshots may use together; loading one more unloads the least recently used first.',
-  },
-  categoryEmulation: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
-    description: 'Emulation tools (`emulate`, `resize_page`); `=false` removes them.',
-  },
-  categoryPerformance: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
-    description: 'Performance tools; `=false` removes them.',
-  },
-  categoryNetwork: {
-    type: 'boolean',
-    group: 'tools',
-    default: true,
-    description: 'Network tools (`list_network_requests`, `get_network_request`); `=false` removes them.',
-  },
-  screenshotFormat: {
-    type: 'string',
-    group: 'tools',
-    choices: ['png', 'jpeg', 'webp'],
-    default: 'png',
-    description: 'Default format of `take_screenshot`.',
-  },
-  screenshotQuality: {
-    type: 'number',
-    group: 'tools',
-    min: 0,
-    max: 100,
-    description: 'Default jpeg and webp quality of `take_screenshot`.',
-  },
-  screencastFps: {
-    type: 'number',
-    group: 'tools',
-    alias: ['experimentalScreencastFps'],
-    placeholder: '<fps>',
-    min: 1,
-    integer: true,
-    description:
-      'Frame rate of `screencast_start` recordings: the most Chrome records, or the constant rate of the legacy recorder (30 without this flag).',
-  },
-  experimentalScreencast: {
-    type: 'boolean',
-    group: 'tools',
-    description:
-      'Record screencasts the legacy way: PNG frames piped to ffmpeg (`.mp4` or `.webm`). Without it Chrome records `.mp4` itself and no ffmpeg is needed.',
-  },
-  experimentalFfmpegPath: {
-    type: 'string',
-    group: 'tools',
-    placeholder: '<path>',
-    description: 'The ffmpeg binary of the legacy screencast recorder (default: `ffmpeg` from PATH).',
-  },
-  redactNetworkHeaders: {
-    type: 'boolean',
-    group: 'tools',
-    description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
+      'A directory file tools may read and write when the MCP client sends no roots (the OS temp dir always counts).',
   },
   maxOutputChars: {
     type: 'number',
@@ -225,7 +159,8 @@ export const FLAGS = defineFlags({
   allowUnrestrictedPaths: {
     type: 'boolean',
     group: 'network',
-    description: 'When the client sends no MCP roots, allow file writes anywhere (else only inside the OS temp dir).',
+    description:
+      'Deprecated (use `--filesystemRoot /`): when the client sends no MCP roots, file tools may read and write anywhere.',
   },
   blockedUrlPattern: {
     type: 'array',
@@ -243,73 +178,35 @@ export const FLAGS = defineFlags({
     parse: urlPatterns,
     description: 'URL pattern the browser may load; everything else is blocked.',
   },
-  port: {
-    type: 'number',
-    group: 'http',
-    min: 0,
-    max: 65_535,
-    integer: true,
-    placeholder: '<port>',
-    description:
-      'Serve MCP Streamable HTTP at `http://<host>:<port>/mcp` instead of stdio (`0`: any free port, printed on stderr).',
-  },
-  host: {
-    type: 'string',
-    group: 'http',
-    default: '127.0.0.1',
-    placeholder: '<address>',
-    description: 'Address the HTTP server listens on. A non-loopback address needs an explicit `--authToken`.',
-  },
-  authToken: {
-    type: 'string',
-    group: 'http',
-    placeholder: '<token>',
-    description:
-      'Bearer token every HTTP request must carry (`Authorization: Bearer <token>`). Without it: `CDP_MCP_AUTH_TOKEN`, else a random token printed once on stderr.',
-  },
-  allowedOrigin: {
-    type: 'array',
-    group: 'http',
-    key: 'allowedOrigins',
-    placeholder: '<origin>',
-    parse: origins,
-    description:
-      "Origin (besides the server's own) whose browser pages may call the HTTP endpoint; requests from any other `Origin` get 403.",
-  },
-  maxSessions: {
-    type: 'number',
-    group: 'http',
-    min: 1,
-    integer: true,
-    default: 16,
-    description: 'Most HTTP sessions open at once; one more gets 503.',
-  },
-  sessionIdleTimeout: {
-    type: 'number',
-    group: 'http',
-    min: 1,
-    default: 1800,
-    placeholder: '<seconds>',
-    description: 'Seconds without a request after which an HTTP session is closed with its pages and browser context.',
-  },
-  parallelSessions: {
-    type: 'boolean',
-    group: 'http',
-    description:
-      'Run the calls of different MCP sessions in parallel (calls within a session stay in order; browser-wide tools such as traces still run alone). Without it: one call at a time, server-wide.',
-  },
-  sharedContext: {
-    type: 'boolean',
-    group: 'http',
-    description:
-      "HTTP sessions work in the browser's default context (the profile's cookies and storage) instead of a fresh browser context each.",
-  },
+  ...CATEGORY_FLAG_TABLE,
+  ...TOOL_FLAG_TABLE,
+  ...HTTP_FLAG_TABLE,
   logFile: {
     type: 'string',
     group: 'logging',
     placeholder: '<path>',
     description:
       'Write debug logs to this file. Logs never go to stdout; without this flag only warnings go to stderr (`CDP_MCP_DEBUG=1` for everything).',
+  },
+  experimentalDataFormat: {
+    type: 'string',
+    group: 'compatibility',
+    choices: ['default', 'toon', 'gcf'],
+    noEffect: 'output is always the default text format (TOON and GCF encodings are not offered)',
+    description: 'Compact encodings of lists and snapshots in chrome-devtools-mcp.',
+  },
+  experimentalToonFormat: {
+    type: 'boolean',
+    group: 'compatibility',
+    noEffect: 'see `--experimentalDataFormat`',
+    description: 'Older spelling of `--experimentalDataFormat=toon`.',
+  },
+  devtoolsComments: {
+    type: 'boolean',
+    group: 'compatibility',
+    noEffect:
+      'the DevTools comments tools of chrome-devtools-mcp are an internal work in progress there and not offered here',
+    description: 'DevTools comments tools.',
   },
   experimentalPageIdRouting: {
     type: 'boolean',
@@ -320,7 +217,7 @@ export const FLAGS = defineFlags({
   usageStatistics: {
     type: 'boolean',
     group: 'compatibility',
-    noEffect: 'this server sends no telemetry',
+    noEffect: 'this server collects and sends no usage statistics or other telemetry',
     description: 'Usage statistics.',
   },
   performanceCrux: {
@@ -329,6 +226,19 @@ export const FLAGS = defineFlags({
     noEffect:
       'this server never contacts the Chrome UX Report: trace summaries print field data as `n/a – no data for this page in CrUX`, as the reference does without CrUX',
     description: 'Field data from the Chrome UX Report in performance insights.',
+  },
+  viaCli: {
+    type: 'boolean',
+    group: 'meta',
+    description:
+      'Set by `cdp-mcp start` for its background server: `pageId` becomes optional (page-scoped tools default to the selected page).',
+  },
+  config: {
+    type: 'string',
+    group: 'meta',
+    placeholder: '<file.json>',
+    description:
+      'Read flags from a JSON object with the flag names as keys (`{"headless": true, "chromeArg": ["--lang=de"]}`); flags on the command line win.',
   },
   help: {
     type: 'boolean',

@@ -3,6 +3,7 @@
  * are derived from the flag table (`flagTable.ts`); nothing here names a flag.
  */
 import {parseArgv} from './argv.js';
+import {readConfigFile} from './configFile.js';
 import {checkFlagRules} from './flagRules.js';
 import type {ConfigOf, FlagSpec, RawOf, RawValuesOf} from './flagSpec.js';
 import {type FlagName, FLAGS} from './flagTable.js';
@@ -17,7 +18,7 @@ export type Config = ConfigOf<typeof FLAGS> & {
   unknown: string[];
 };
 
-/** Raw values by flag name, as the command line (or, later, a config file) gives them. */
+/** Raw values by flag name, as the command line or a config file gives them. */
 export type RawValues = RawValuesOf<typeof FLAGS>;
 
 function orList(items: readonly string[]): string {
@@ -90,10 +91,15 @@ export function resolveConfig(values: RawValues, unknown: string[] = []): Config
   return config as Config;
 }
 
-/** Parses the command line (without node and the script) into the validated Config. */
+/**
+ * Parses the command line (without node and the script) into the validated
+ * Config; with `--config <file>`, the file's flags first and the command
+ * line's over them.
+ */
 export function parseConfig(argv: readonly string[]): Config {
   const {values, unknown} = parseArgv(argv, FLAGS);
-  return resolveConfig(values, unknown);
+  const fromFile = values.config ? readConfigFile(values.config, FLAGS) : {};
+  return resolveConfig({...fromFile, ...values}, unknown);
 }
 
 /** The configuration with no flags given. */

@@ -2,6 +2,9 @@
  * Parsers for flag values that are more than a string: each checks one value,
  * returns what the Config holds, and throws an Error that says what to change.
  */
+import {realpathSync, statSync} from 'node:fs';
+import {resolve} from 'node:path';
+
 import {compileUrlPattern} from '../util/urlPattern.js';
 
 /** A content size typed as `1280x720`. */
@@ -65,4 +68,34 @@ export function origins(raw: string[], flag: string): string[] {
     }
   }
   return raw;
+}
+
+/** Directories that exist, as canonical absolute paths (symlinks resolved): the file tools' roots. */
+export function existingDirectories(raw: string[], flag: string): string[] {
+  return raw.map(dir => {
+    let real: string;
+    try {
+      real = realpathSync(resolve(dir));
+    } catch {
+      throw new Error(`--${flag} ${dir}: no such directory. Give an existing directory.`);
+    }
+    if (!statSync(real).isDirectory()) {
+      throw new Error(`--${flag} ${dir}: not a directory. Give a directory.`);
+    }
+    return real;
+  });
+}
+
+/** A file that exists (an executable the server runs later). */
+export function existingFile(raw: string, flag: string): string {
+  let isFile = false;
+  try {
+    isFile = statSync(raw).isFile();
+  } catch {
+    // Reported below.
+  }
+  if (!isFile) {
+    throw new Error(`--${flag} ${raw}: no such file. Give the path of an existing file.`);
+  }
+  return resolve(raw);
 }

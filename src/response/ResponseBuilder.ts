@@ -1,13 +1,9 @@
-import {
-  type DialogView,
-  type EmulationView,
-  formatDialog,
-  formatEmulation,
-  formatPages,
-  type PageSummary,
-} from './format.js';
-import {type DownloadView, formatStartedDownloads} from './formatDownloads.js';
-import {renderSections, type SectionName, type Sections} from './sections.js';
+import {formatDialog, formatEmulation, formatPages} from './format.js';
+import {formatStartedDownloads} from './formatDownloads.js';
+import {renderSections, type Sections, type ToolSectionName} from './sections.js';
+import {serverPartsJson} from './serverParts.js';
+import type {ResponseState} from './state.js';
+import {type SectionDataArgs, toolPartJson} from './structured.js';
 
 export interface ImageContent {
   data: string;
@@ -24,27 +20,8 @@ export interface SnapshotRequest {
   maxChars?: number;
 }
 
-/** The parts a tool fills itself; the others come from the page state or the pipeline. */
-export type ToolSectionName = Exclude<
-  SectionName,
-  'notes' | 'lines' | 'navigation' | 'downloadsStarted' | 'emulation' | 'dialog' | 'pages' | 'snapshot' | 'error'
->;
-
-/** What the server resolved for a finished call: the page state the response shows. */
-export interface ResponseState {
-  notes: string[];
-  /** The response's page emulation and its default navigation timeout; absent for page-less tools. */
-  emulation?: {state: EmulationView; navigationTimeoutMs: number};
-  dialog?: DialogView;
-  /** Resolved only when the tool asked for the page list. */
-  pages?: {note?: string; items: PageSummary[]};
-  /** Resolved only when the tool asked for a snapshot. */
-  snapshot?: string[];
-  /** Downloads that began during the call. */
-  downloads?: DownloadView[];
-  /** The handler's (or the resolution's) failure. */
-  error?: string;
-}
+export type {ToolSectionName} from './sections.js';
+export type {ResponseState, WorkerSummary} from './state.js';
 
 /** What a response needs from the server beyond what the tool filled in. */
 export interface ResponseWants {
@@ -57,10 +34,10 @@ export interface ResponseWants {
  * formats the whole text itself. The pipeline resolves what the response
  * wants (page list, snapshot) and the page state, then calls render.
  */
-export class ResponseBuilder {
+export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
   readonly #lines: string[] = [];
   readonly #images: ImageContent[] = [];
-  readonly #sections = new Map<ToolSectionName, string[]>();
+  readonly #sections = new Map<ToolSectionName, {lines: string[]; data: unknown}>();
   #includePages = false;
   #navigatedToUrl: string | undefined;
   #snapshot: SnapshotRequest | undefined;
@@ -75,9 +52,12 @@ export class ResponseBuilder {
     return this;
   }
 
-  /** Sets one named part of the response (replacing what it held). */
-  section(name: ToolSectionName, lines: string[]): this {
-    this.#sections.set(name, lines);
+  /**
+   * Sets one named part of the response (replacing what it held): its lines,
+   * and for parts with structured content the data they show.
+   */
+  section<N extends S>(name: N, lines: string[], ...data: SectionDataArgs<N>): this {
+    this.#sections.set(name, {lines, data: data[0]});
     return this;
   }
 
@@ -105,9 +85,15 @@ export class ResponseBuilder {
     return this.#images;
   }
 
+  /** The lines of the tool's own response (`lines`), as slim responses show them. */
+  get lines(): readonly string[] {
+    return this.#lines;
+  }
+
   /** The response text, in the reference's section order. Pure. */
   render(state: ResponseState): string {
-    const sections: Sections = {notes: state.notes, lines: this.#lines, ...Object.fromEntries(this.#sections)};
+    const own = [...this.#sections].map(([name, part]) => [name, part.lines] as const);
+    const sections: Sections = {notes: state.notes, lines: this.#lines, ...Object.fromEntries(own)};
     if (this.#navigatedToUrl) {
       sections.navigation = [`Page navigated to ${this.#navigatedToUrl}.`];
     }
@@ -118,7 +104,14 @@ export class ResponseBuilder {
       sections.dialog = formatDialog(state.dialog);
     }
     if (state.pages) {
-      sections.pages = [...(state.pages.note ? [state.pages.note] : []), ...formatPages(state.pages.items)];
+      const {note, items, extensionPages = [], serviceWorkers = []} = state.pages;
+      sections.pages = [...(note ? [note] : []), ...formatPages(items)];
+      if (extensionPages.length) {
+        sections.extensionPages = formatPages(extensionPages, '## Extension Pages');
+      }
+      if (serviceWorkers.length) {
+        sections.serviceWorkers = ['## Extension Service Workers', ...serviceWorkers.map(w => `${w.id}: ${w.url}`)];
+      }
     }
     if (state.snapshot) {
       sections.snapshot = state.snapshot;
@@ -130,5 +123,13 @@ export class ResponseBuilder {
       sections.error = [`Error: ${state.error}`];
     }
     return renderSections(sections);
+  }
+
+  /** The structured content of the response: every part's keys, in the reference's key names. Pure. */
+  structured(state: ResponseState): Record<string, unknown> {
+    const own = [...this.#sections].map(([name, {lines, data}]) => toolPartJson(name, lines, data as never));
+    const server = serverPartsJson(state, this.#lines, this.#navigatedToUrl);
+    // The reference's key order: reconnect, message, navigation, emulation, dialog, pages, then the tool's parts.
+    return Object.assign({}, server.before, ...own, server.after) as Record<string, unknown>;
   }
 }

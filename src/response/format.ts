@@ -48,12 +48,12 @@ export function formatPageLabel(title: string, url: string): string {
   return `${short} (${url})`;
 }
 
-export function formatPages(pages: PageSummary[]): string[] {
+export function formatPages(pages: PageSummary[], heading = '## Pages'): string[] {
   if (pages.length === 0) {
     return [];
   }
   return [
-    '## Pages',
+    heading,
     ...pages.map(
       p =>
         `${p.id}: ${formatPageLabel(p.title, p.url)}${p.selected ? ' [selected]' : ''}${
@@ -92,22 +92,47 @@ export function formatHandledDialog(dialog: DialogView, action: string): string 
   return `${done} ${kind} with the message ${JSON.stringify(dialog.message)}${answer}.`;
 }
 
+/** Where a page of a list is, as structured content gives it (indexes 0-based, end exclusive). */
+export interface PaginationInfo {
+  currentPage: number;
+  totalPages: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startIndex: number;
+  endIndex: number;
+  invalidPage: boolean;
+}
+
 /** Pagination as the reference prints it (also used by console/network lists). */
 export interface PaginationResult<T> {
   items: T[];
   lines: string[];
+  info: PaginationInfo;
 }
 
 export function paginate<T>(all: T[], pageSize: number | undefined, pageIdx: number | undefined): PaginationResult<T> {
   const total = all.length;
   if (pageSize === undefined && pageIdx === undefined) {
-    return {items: all, lines: [`Showing 1-${total} of ${total} (Page 1 of 1).`]};
+    return {
+      items: all,
+      lines: [`Showing 1-${total} of ${total} (Page 1 of 1).`],
+      info: {
+        currentPage: 0,
+        totalPages: 1,
+        hasNextPage: false,
+        hasPreviousPage: false,
+        startIndex: 0,
+        endIndex: total,
+        invalidPage: false,
+      },
+    };
   }
   const size = pageSize ?? 20;
   const totalPages = Math.max(1, Math.ceil(total / size));
   const lines: string[] = [];
   let idx = pageIdx ?? 0;
-  if (idx < 0 || idx >= totalPages) {
+  const invalidPage = idx < 0 || idx >= totalPages;
+  if (invalidPage) {
     lines.push('Invalid page number provided. Showing first page.');
     idx = 0;
   }
@@ -120,7 +145,16 @@ export function paginate<T>(all: T[], pageSize: number | undefined, pageIdx: num
   if (idx > 0) {
     lines.push(`Previous page: ${idx - 1}`);
   }
-  return {items: all.slice(start, end), lines};
+  const info = {
+    currentPage: idx,
+    totalPages,
+    hasNextPage: idx + 1 < totalPages,
+    hasPreviousPage: idx > 0,
+    startIndex: start,
+    endIndex: end,
+    invalidPage,
+  };
+  return {items: all.slice(start, end), lines, info};
 }
 
 /**

@@ -20,6 +20,8 @@ export const SECTIONS = [
   {name: 'pages', start: /^(## Pages$|Note: the previously selected page)/},
   {name: 'extensionPages', start: /^## Extension Pages$/},
   {name: 'serviceWorkers', start: /^## Extension Service Workers$/},
+  /** Structured content only: the tab id get_tab_id reports (its line is the tool's own). */
+  {name: 'tabId'},
   {name: 'traceSummary', start: /^## Summary of Performance trace findings:/},
   {name: 'traceInsight', start: /^## Insight Title:/},
   {name: 'lighthouse', start: /^## Lighthouse audit results$/},
@@ -41,6 +43,22 @@ export const SECTIONS = [
 ] as const satisfies ReadonlyArray<{name: string; start?: RegExp}>;
 
 export type SectionName = (typeof SECTIONS)[number]['name'];
+
+/** The parts a tool fills itself (`response.section`); the others come from the page state or the pipeline. */
+export type ToolSectionName = Exclude<
+  SectionName,
+  | 'notes'
+  | 'lines'
+  | 'navigation'
+  | 'downloadsStarted'
+  | 'emulation'
+  | 'dialog'
+  | 'pages'
+  | 'extensionPages'
+  | 'serviceWorkers'
+  | 'snapshot'
+  | 'error'
+>;
 
 /** The lines of each part present in a response. */
 export type Sections = Partial<Record<SectionName, string[]>>;

@@ -22,7 +22,7 @@ export class ServerCore implements SessionHost {
   constructor(readonly config: Config) {
     // Until a call refreshes it with its session's roots, the downloads
     // folder must be where a session without roots may write.
-    const rootless = new PathSandbox(config.allowUnrestrictedPaths);
+    const rootless = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
     this.browsers = new BrowserManager(config, dir => rootless.validate(dir));
     this.pipeline = new Pipeline({
       tools: createTools(config),

@@ -25,6 +25,8 @@ export interface ToolResult {
   text: string;
   images: ImageContent[];
   isError: boolean;
+  /** The same facts as JSON (clients get it with --experimentalStructuredContent). */
+  structured: Record<string, unknown>;
 }
 
 /** The MCP session a call comes from: its file sandbox, its view of the browser. */
@@ -123,10 +125,10 @@ export class Pipeline {
       );
     }
     if (registered.disabledReason) {
-      return fail(registered.disabledReason);
+      return fail(registered.disabledReason, registered.tool.slim);
     }
     if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
-      return fail(`Arguments for tool "${name}" must be a JSON object.`);
+      return fail(`Arguments for tool "${name}" must be a JSON object.`, registered.tool.slim);
     }
     const given = (args ?? {}) as Record<string, unknown>;
     const expected = Object.keys(registered.schema.entries);
@@ -139,6 +141,7 @@ export class Pipeline {
         : 'This tool does not accept any arguments.';
       return fail(
         `Unknown argument${plural ? 's' : ''} for tool "${name}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`,
+        registered.tool.slim,
       );
     }
     // valibot takes an array for a record (index keys); JSON Schema does not.
@@ -153,6 +156,7 @@ export class Pipeline {
     if (!parsed.success) {
       return fail(
         `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
+        registered.tool.slim,
       );
     }
     const params = parsed.output as Record<string, unknown>;
@@ -174,7 +178,8 @@ export class Pipeline {
 
   /** The page a page-scoped tool acts on. */
   #pageFor(params: Record<string, unknown>, scope: BrowserScope): Page {
-    return this.options.config.pageIdRouting ? scope.getPageById(params['pageId'] as number) : scope.getSelectedPage();
+    const pageId = params['pageId'];
+    return typeof pageId === 'number' ? scope.getPageById(pageId) : scope.getSelectedPage();
   }
 
   async #execute(
@@ -194,7 +199,7 @@ export class Pipeline {
       scope = await session.scope();
     } catch (error) {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
-      return fail(`${errorMessage(error)}${cause}`);
+      return fail(`${errorMessage(error)}${cause}`, tool.slim);
     }
     // The downloads folder must be inside this session's roots, which its client may have changed.
     await session.rootsReady();
@@ -261,14 +266,22 @@ export class Pipeline {
       files,
       notes: [session.takeNote()].filter((n): n is string => Boolean(n)),
       error,
+      extensions: config.categoryExtensions,
       downloadsMark,
       downloadsExpectedBefore,
     });
+    const isError = state.error !== undefined;
+    if (tool.slim) {
+      // Slim responses are the tool's own lines only (and the error), as the reference's.
+      const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
+      return {text, images: [], isError, structured: {type: 'text', text}};
+    }
     const text = response.render(state);
     return {
       text: config.maxOutputChars ? capText(text, config.maxOutputChars, outputHint(tool, response)) : text,
-      images: state.error ? [] : [...response.images],
-      isError: state.error !== undefined,
+      images: isError ? [] : [...response.images],
+      isError,
+      structured: response.structured(state),
     };
   }
 }
@@ -317,6 +330,7 @@ function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): st
   return tool.outputHint ?? (response.wants.snapshot ? SNAPSHOT_OUTPUT_HINT : DEFAULT_OUTPUT_HINT);
 }
 
-function fail(text: string): ToolResult {
-  return {text, images: [], isError: true};
+/** A call refused or failed before its handler ran; the structured content fits the tool's outputSchema. */
+function fail(text: string, slim?: boolean): ToolResult {
+  return {text, images: [], isError: true, structured: slim ? {type: 'text', text} : {errorMessage: text}};
 }

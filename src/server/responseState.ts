@@ -23,6 +23,8 @@ export async function resolveResponseState(options: {
   files: PathSandbox;
   notes: string[];
   error: string | undefined;
+  /** --categoryExtensions: extension pages apart, and the extensions' service workers. */
+  extensions?: boolean;
   /** Downloads from this mark on began during the call. */
   downloadsMark?: number;
   /** The page's expected-download count before the call (the call's actions may add to it). */
@@ -58,9 +60,26 @@ export async function resolveResponseState(options: {
     downloads,
     emulation: page ? {state: page.emulation, navigationTimeoutMs: defaultNavigationTimeout(page)} : undefined,
     dialog: page?.dialog,
-    pages: wants.pages ? {note: scope.takeSelectionNote(), items: await pageSummaries(scope)} : undefined,
+    pages: wants.pages ? await pageList(scope, options.extensions ?? false) : undefined,
     snapshot,
     error,
+  };
+}
+
+type PageList = NonNullable<ResponseState['pages']>;
+
+async function pageList(scope: BrowserScope, extensions: boolean): Promise<PageList> {
+  const note = scope.takeSelectionNote();
+  const all = await pageSummaries(scope);
+  if (!extensions) {
+    return {note, items: all};
+  }
+  const isExtension = (url: string) => url.startsWith('chrome-extension://');
+  return {
+    note,
+    items: all.filter(p => !isExtension(p.url)),
+    extensionPages: all.filter(p => isExtension(p.url)),
+    serviceWorkers: scope.browser.extensionWorkers.list().map(({id, url}) => ({id, url})),
   };
 }
 

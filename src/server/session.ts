@@ -66,7 +66,8 @@ export class McpSession implements CallSession {
     options: {defaultContext: boolean},
   ) {
     const {config} = host;
-    this.files = new PathSandbox(config.allowUnrestrictedPaths);
+    // --filesystemRoot stands in for the roots of a client that has none.
+    this.files = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
     this.heap = new HeapSnapshots(heapOptions(config));
     this.#holder = new ScopeHolder(host.browsers, {defaultContext: options.defaultContext});
     this.#idle.resolve();
@@ -175,10 +176,14 @@ export class McpSession implements CallSession {
   #handleTools(): void {
     const {pipeline} = this.host;
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: pipeline.listed().map(({tool, inputSchema}) => ({
+      tools: pipeline.listed().map(({tool, inputSchema, outputSchema}) => ({
         name: tool.name,
         description: tool.description,
         inputSchema: inputSchema as {type: 'object'; properties?: Record<string, object>},
+        // Declared only when results carry structured content: clients check results against it.
+        ...(this.host.config.experimentalStructuredContent
+          ? {outputSchema: outputSchema as {type: 'object'; properties?: Record<string, object>}}
+          : {}),
         annotations: {title: tool.name, readOnlyHint: tool.annotations.readOnlyHint},
       })),
     }));
@@ -196,6 +201,7 @@ export class McpSession implements CallSession {
             {type: 'text', text: result.text},
             ...result.images.map(image => ({type: 'image' as const, data: image.data, mimeType: image.mimeType})),
           ],
+          ...(this.host.config.experimentalStructuredContent ? {structuredContent: result.structured} : {}),
           ...(result.isError ? {isError: true} : {}),
         };
       } finally {

@@ -37,6 +37,7 @@ export const listConsoleMessages = definePageTool({
     'List console messages of the page since its last navigation: console.* calls, uncaught errors, browser log entries and DevTools issues, with msgids for get_console_message.',
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
+  sections: ['consoleList'],
   outputHint: 'Page through the messages with pageSize and pageIdx, or filter them with types.',
   schema: {
     ...paginationEntries('Messages'),
@@ -73,7 +74,8 @@ export const listConsoleMessages = definePageTool({
         stack: params.includeStackTraces ? await page.console.stack(entry) : undefined,
       })),
     );
-    response.section('consoleList', formatConsoleList(items, params.pageSize, params.pageIdx));
+    const {pageSize, pageIdx} = params;
+    response.section('consoleList', formatConsoleList(items, pageSize, pageIdx), {items, pageSize, pageIdx});
   },
 });
 
@@ -83,6 +85,7 @@ export const getConsoleMessage = definePageTool({
     'Show one console message by msgid (from list_console_messages): its arguments, (source-mapped) stack trace and error causes, or the details of a DevTools issue.',
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
+  sections: ['consoleMessage'],
   schema: {
     msgid: v.pipe(v.number(), v.description('The msgid of a message from list_console_messages.')),
   },
@@ -95,8 +98,8 @@ export const getConsoleMessage = definePageTool({
     }
     if (entry.kind === 'issue') {
       const {id, text: title, explanation, count} = entry;
-      const affected = page.console.issueOccurrences(entry);
-      response.section('consoleMessage', formatIssueDetail({id, title, explanation, count, affected}));
+      const detail = {id, title, explanation, count, affected: page.console.issueOccurrences(entry)};
+      response.section('consoleMessage', formatIssueDetail(detail), detail);
       return;
     }
     const [args, stack] = await Promise.all([page.console.arguments(entry), page.console.stack(entry)]);
@@ -108,6 +111,7 @@ export const getConsoleMessage = definePageTool({
       text = typeof first === 'string' ? first : (first?.message ?? '');
       shown = args.slice(1);
     }
-    response.section('consoleMessage', formatConsoleDetail({id: entry.id, type: entry.type, text, args: shown, stack}));
+    const detail = {id: entry.id, type: entry.type, text, args: shown, stack};
+    response.section('consoleMessage', formatConsoleDetail(detail), {...detail, argsCount: entry.argsCount});
   },
 });

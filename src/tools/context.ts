@@ -12,11 +12,13 @@ import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
 import type {DownloadRecord} from '../browser/downloads.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/evaluate.js';
+import type {ExtensionInfo} from '../browser/extensions.js';
 import type {HeapSnapshotProgress} from '../browser/heapSnapshot.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
 import type {MockSpec, NetworkMock} from '../browser/networkMocks.js';
 import type {OpenDialog} from '../browser/Page.js';
 import type {PageText, PageTextFormat} from '../browser/pageText.js';
+import type {OsAppState} from '../browser/pwa.js';
 import type {RawOutcome, RawTarget} from '../browser/rawCdp.js';
 import type {VideoContainer} from '../browser/recording/ffmpegRecorder.js';
 import type {ScreenshotRequest} from '../browser/screenshot.js';
@@ -24,6 +26,8 @@ import type {SettleResult} from '../browser/settle.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/stacks.js';
 import type {StorageState} from '../browser/storageFormat.js';
 import type {StorageLoadReport} from '../browser/storageState.js';
+import type {ThirdPartyGroup, ThirdPartyTool} from '../browser/thirdParty.js';
+import type {WebMcpResult, WebMcpTool} from '../browser/webmcp.js';
 import type {Config} from '../cli/options.js';
 import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse/runLighthouse.js';
@@ -94,8 +98,48 @@ export interface ToolBrowser {
   closePage(pageId: number): Promise<{savedRecording?: string}>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
+  readonly extensions: ToolExtensions;
+  readonly pwa: ToolPwa;
   /** Every download of this browser session, oldest first. */
   downloads(): readonly DownloadRecord[];
+}
+
+/** Installed web apps (`--categoryPwa`), by manifest id. */
+export interface ToolPwa {
+  install(manifestId: string, installUrlOrBundleUrl: string, displayMode?: 'standalone' | 'browser'): Promise<void>;
+  uninstall(manifestId: string): Promise<void>;
+  /** Opens the app; resolves with its page's URL. */
+  launch(manifestId: string, url?: string): Promise<string>;
+  osAppState(manifestId: string): Promise<OsAppState>;
+}
+
+/** Tools a page offers through its `devtoolstooldiscovery` listener. */
+export interface ToolThirdParty {
+  /** Asks the page for its tool groups now (and keeps them for find and execute). */
+  discover(): Promise<ThirdPartyGroup[]>;
+  /** A tool of the last discovery; throws `Tool <name> not found`. */
+  find(name: string): ThirdPartyTool;
+  /** Runs the tool; `{uid}` parameters reach it as elements. Its result as JSON text. */
+  execute(name: string, params: Record<string, unknown>): Promise<string | undefined>;
+}
+
+/** The tools a page registers through WebMCP. */
+export interface ToolWebMcp {
+  list(): Promise<WebMcpTool[]>;
+  /** Runs the page's tool; throws `Tool <name> not found` for names the page did not register. */
+  invoke(name: string, input: Record<string, unknown>): Promise<WebMcpResult>;
+}
+
+/** The browser's unpacked extensions (`--categoryExtensions`). */
+export interface ToolExtensions {
+  /** Loads the unpacked extension in the folder; returns its id. */
+  install(path: string): Promise<string>;
+  uninstall(id: string): Promise<void>;
+  list(): Promise<ExtensionInfo[]>;
+  /** Loads the extension again from its folder; throws when no extension has the id. */
+  reload(id: string): Promise<void>;
+  /** Clicks the extension's toolbar action on the selected page's tab. */
+  triggerAction(id: string): Promise<void>;
 }
 
 /** One page, as page-scoped tools use it. */
@@ -137,6 +181,12 @@ export interface ToolPage {
   startTrace(options: {reload: boolean; ignoreCache: boolean}, progress: ProgressReporter): Promise<void>;
   /** One insight of the last trace in full (or the reference's answer); undefined when no trace was recorded. */
   analyzeInsight(insightSetId: string, insightName: string): string | undefined;
+  /** The WebMCP tools the page registered (`--categoryExperimentalWebmcp`). */
+  readonly webmcp: ToolWebMcp;
+  /** Developer tools the page itself offers (`--categoryExperimentalThirdParty`). */
+  readonly thirdParty: ToolThirdParty;
+  /** The id of the tab target that holds the page (for tools that drive the same browser by tab). */
+  tabId(): Promise<string>;
   /** get_css_styles' text: pagination lines, then one page of the element's cascade. */
   cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]>;
 

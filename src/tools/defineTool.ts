@@ -2,34 +2,12 @@ import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {ToolSectionName} from '../response/structured.js';
+import type {ToolCategory, ToolCondition} from './categories.js';
 import type {ToolContext, ToolPage} from './context.js';
 
+export {CATEGORIES, type ToolCategory, type ToolCondition} from './categories.js';
 export type {ToolContext, ToolPage} from './context.js';
-
-export type ToolCategory = 'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'debugging' | 'memory';
-
-/** Human label of each category, used in messages. */
-export const CATEGORY_LABELS: Record<ToolCategory, string> = {
-  input: 'Input automation',
-  navigation: 'Navigation automation',
-  emulation: 'Emulation',
-  performance: 'Performance',
-  network: 'Network',
-  debugging: 'Debugging',
-  memory: 'Memory',
-};
-
-/** Flags that turn categories off (all are on by default). */
-export const CATEGORY_FLAGS: Partial<
-  Record<ToolCategory, 'categoryEmulation' | 'categoryPerformance' | 'categoryNetwork'>
-> = {
-  emulation: 'categoryEmulation',
-  performance: 'categoryPerformance',
-  network: 'categoryNetwork',
-};
-
-/** Experimental flags a tool may require (annotations.conditions). */
-export type ToolCondition = 'experimentalVision' | 'experimentalRawCdp' | 'memoryDebugging';
 
 type Entries = v.ObjectEntries;
 
@@ -41,14 +19,19 @@ export interface PageToolRequest<E extends Entries> extends ToolRequest<E> {
   page: ToolPage;
 }
 
-interface BaseTool<E extends Entries> {
+interface BaseTool<E extends Entries, S extends ToolSectionName> {
   name: string;
   description: string;
   annotations: {
     category: ToolCategory;
     readOnlyHint: boolean;
-    conditions?: ToolCondition[];
+    /** Flags that must be on for the tool to be offered (besides its category's). */
+    conditions?: readonly ToolCondition[];
   };
+  /** Not a tool of chrome-devtools-mcp 1.11 (README, Beyond chrome-devtools-mcp): tool-name parity checks leave it out. */
+  beyondReference?: boolean;
+  /** In the `--slim` set: offered only with --slim (every other tool only without it). */
+  slim?: boolean;
   /** Parameters: every entry carries a v.description. */
   schema: E;
   /** Params holding file paths to check against the sandbox before the handler runs. */
@@ -61,6 +44,11 @@ interface BaseTool<E extends Entries> {
    * without it every call is serial anyway.
    */
   browserWide?: string;
+  /**
+   * The named response parts the handler fills itself (`response.section`).
+   * They make the tool's outputSchema; a handler can only fill the ones listed.
+   */
+  sections?: readonly S[];
   /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
   outputHint?: string;
 }
@@ -70,29 +58,39 @@ export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server wi
 
 export {SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 
-export interface GlobalTool<E extends Entries = Entries> extends BaseTool<E> {
+export interface GlobalTool<E extends Entries = Entries, S extends ToolSectionName = ToolSectionName> extends BaseTool<
+  E,
+  S
+> {
   pageScoped: false;
-  handler(request: ToolRequest<E>, response: ResponseBuilder, context: ToolContext): Promise<void>;
+  handler(request: ToolRequest<E>, response: ResponseBuilder<S>, context: ToolContext): Promise<void>;
 }
 
-export interface PageTool<E extends Entries = Entries> extends BaseTool<E> {
+export interface PageTool<E extends Entries = Entries, S extends ToolSectionName = ToolSectionName> extends BaseTool<
+  E,
+  S
+> {
   pageScoped: true;
   /** Refuse to run while the page shows an unanswered dialog. */
   blockedByDialog: boolean;
   /** Runs on a crashed page too (navigation brings a crashed tab back). */
   worksOnCrashedPage?: boolean;
-  handler(request: PageToolRequest<E>, response: ResponseBuilder, context: ToolContext): Promise<void>;
+  handler(request: PageToolRequest<E>, response: ResponseBuilder<S>, context: ToolContext): Promise<void>;
 }
 
 export type Tool = GlobalTool | PageTool;
 /** A tool, or a factory of one that depends on the configuration. */
 export type ToolSource = Tool | ((config: Config) => Tool);
 
-export function defineTool<E extends Entries>(tool: Omit<GlobalTool<E>, 'pageScoped'>): Tool {
-  return {...tool, pageScoped: false};
+export function defineTool<E extends Entries, const S extends ToolSectionName = never>(
+  tool: Omit<GlobalTool<E, S>, 'pageScoped'>,
+): Tool {
+  return {...tool, pageScoped: false} as unknown as Tool;
 }
 
-export function definePageTool<E extends Entries>(tool: Omit<PageTool<E>, 'pageScoped'>): Tool {
+export function definePageTool<E extends Entries, const S extends ToolSectionName = never>(
+  tool: Omit<PageTool<E, S>, 'pageScoped'>,
+): Tool {
   return {...tool, pageScoped: true};
 }
 
@@ -120,6 +118,16 @@ export const includeSnapshotEntry = {
 
 export const pageIdEntry = {
   pageId: v.pipe(v.number(), v.description('The id of the page to act on, as shown by list_pages.')),
+};
+
+/** pageId on the CLI: optional, the selected page when omitted. */
+export const optionalPageIdEntry = {
+  pageId: v.optional(
+    v.pipe(
+      v.number(),
+      v.description('The id of the page to act on, as shown by list_pages. Default: the selected page.'),
+    ),
+  ),
 };
 
 /** Shared parameters of the paginated lists (console messages, network requests). */

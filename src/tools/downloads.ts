@@ -6,6 +6,8 @@ export const listDownloads = defineTool({
   description:
     'List the downloads of this browser session: file name, URL, size, state (in progress, completed, canceled, refused) and where the file was saved (--downloadsDir). Responses of actions that start a download mention it too.',
   annotations: {category: 'input', readOnlyHint: true},
+  beyondReference: true,
+  sections: ['downloads'],
   schema: {},
   async handler(_request, response, {browser, config}) {
     response.section('downloads', formatDownloadList([...browser.downloads()], config.downloadsDir));

@@ -15,6 +15,13 @@ import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
 import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
+import {
+  installExtension,
+  listExtensions,
+  reloadExtension,
+  triggerExtensionAction,
+  uninstallExtension,
+} from '../browser/extensions.js';
 import {captureHeapSnapshot, type HeapSnapshotProgress} from '../browser/heapSnapshot.js';
 import {
   type NavigationOptions,
@@ -24,12 +31,16 @@ import {
 } from '../browser/navigation.js';
 import type {OpenDialog, Page} from '../browser/Page.js';
 import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
+import {installPwa, launchPwa, osAppState, uninstallPwa} from '../browser/pwa.js';
 import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
 import {startRecording, stopRecording} from '../browser/recording/screencast.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
 import {parseStorageText} from '../browser/storageFormat.js';
 import {applyStorageState, captureStorageState} from '../browser/storageState.js';
+import {tabTargetIdOf} from '../browser/tabs.js';
+import {discoverThirdPartyTools, executeThirdPartyTool, findThirdPartyTool} from '../browser/thirdParty.js';
 import {waitForText} from '../browser/waitForText.js';
+import {webMcpOf} from '../browser/webmcp.js';
 import {resizeContent} from '../browser/window.js';
 import type {Config} from '../cli/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
@@ -50,16 +61,23 @@ import {type CallControl, NO_CALL_CONTROL, type ProgressReporter} from '../util/
 import type {
   ToolBrowser,
   ToolConsole,
+  ToolExtensions,
   ToolFiles,
   ToolInput,
   ToolNetwork,
   ToolPage,
+  ToolPwa,
   ToolScreencast,
   ToolStorage,
+  ToolThirdParty,
   ToolTracing,
+  ToolWebMcp,
 } from './context.js';
 
 export class BrowserHandle implements ToolBrowser {
+  readonly extensions: ToolExtensions;
+  readonly pwa: ToolPwa;
+
   constructor(
     /** The calling session's view of the browser: its pages only. */
     readonly scope: BrowserScope,
@@ -67,7 +85,21 @@ export class BrowserHandle implements ToolBrowser {
     readonly files: ToolFiles,
     /** The running call's signal and progress, handed to every wait below. */
     readonly control: CallControl = NO_CALL_CONTROL,
-  ) {}
+  ) {
+    const browser = scope.browser;
+    this.extensions = browserExtensions(scope);
+    this.pwa = {
+      install: (manifestId, url, displayMode) => installPwa(browser, manifestId, url, displayMode),
+      uninstall: manifestId => uninstallPwa(browser, manifestId),
+      launch: async (manifestId, url) => {
+        const page = await launchPwa(browser, manifestId, url);
+        // The app window is the caller's page, whichever context Chrome opened it in.
+        page.ownerId = scope.ownerId;
+        return page.url;
+      },
+      osAppState: manifestId => osAppState(browser, manifestId),
+    };
+  }
 
   /** The browser the session's pages live in. */
   get browser(): BrowserScope['browser'] {
@@ -201,6 +233,23 @@ export class PageHandle implements ToolPage {
     return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(this.page));
   }
 
+  get thirdParty(): ToolThirdParty {
+    const page = this.page;
+    return {
+      discover: () => discoverThirdPartyTools(page),
+      find: name => findThirdPartyTool(page, name),
+      execute: (name, params) => executeThirdPartyTool(page, name, params),
+    };
+  }
+
+  get webmcp(): ToolWebMcp {
+    return webMcpOf(this.page);
+  }
+
+  tabId(): Promise<string> {
+    return tabTargetIdOf(this.owner.browser.connection, this.page.targetId, this.page.url);
+  }
+
   cssStyles(uid: string, pageSize: number, pageIdx: number): Promise<string[]> {
     return cssStylesText(this.page, uid, pageSize, pageIdx);
   }
@@ -301,5 +350,19 @@ function pageStorage(page: Page, browser: Browser): ToolStorage {
     save: () => captureStorageState(browser, page),
     parse: text => parseStorageText(text),
     load: state => applyStorageState(browser, page, state),
+  };
+}
+
+function browserExtensions(scope: BrowserScope): ToolExtensions {
+  const connection = scope.browser.connection;
+  return {
+    install: path => installExtension(connection, path),
+    uninstall: id => uninstallExtension(connection, id),
+    list: () => listExtensions(connection),
+    reload: id => reloadExtension(connection, id),
+    async triggerAction(id) {
+      const page = scope.getSelectedPage();
+      await triggerExtensionAction(connection, id, await tabTargetIdOf(connection, page.targetId, page.url));
+    },
   };
 }

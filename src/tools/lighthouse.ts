@@ -16,6 +16,7 @@ export const lighthouseAudit = definePageTool({
   annotations: {category: 'debugging', readOnlyHint: false},
   blockedByDialog: true,
   filePaths: ['outputDirPath'],
+  sections: ['lighthouse'],
   schema: {
     mode: v.optional(
       v.pipe(

@@ -61,6 +61,7 @@ export const getHeapSnapshotSummary = defineTool({
   description:
     'Load a heap snapshot (kept loaded for the other heap tools) and summarise it: statistics, native contexts with their sizes, and how much is retained by contexts.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {...filePathEntry, ...maxNameLengthEntry},
   async handler({params}, response, {heap, progress}) {
@@ -75,6 +76,7 @@ export const getHeapSnapshotDetails = defineTool({
   description:
     'List the classes of a heap snapshot (object count, shallow and retained size), largest retained size first. The id column is the class id for get_heapsnapshot_class_nodes.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {...filePathEntry, ...classFilterEntries, ...maxNameLengthEntry, ...pageEntries},
   async handler({params}, response, {heap, progress}) {
@@ -89,6 +91,7 @@ export const getHeapSnapshotClassNodes = defineTool({
   description:
     'List the objects of one class (id from get_heapsnapshot_details) with their node ids, largest retained size first.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {
     ...filePathEntry,
@@ -109,6 +112,7 @@ export const getHeapSnapshotDuplicateStrings = defineTool({
   description:
     'List strings stored more than once in a heap snapshot, grouped by value, with the memory the copies take and their node ids.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {...filePathEntry, ...pageEntries, ...maxNameLengthEntry},
   async handler({params}, response, {heap, progress}) {
@@ -123,6 +127,7 @@ export const queryHeapSnapshotObjects = defineTool({
   description:
     'Find objects in a heap snapshot by class name (regex or text), property name, node type, size ranges or DOM detachedness; returns node ids.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {
     ...filePathEntry,

@@ -27,6 +27,7 @@ export const getHeapSnapshotRetainers = defineTool({
   name: 'get_heapsnapshot_retainers',
   description: 'List the references that keep an object alive (the objects pointing at it and the edge names).',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {...filePathEntry, ...nodeIdEntry('get the retainers of'), ...maxNameLengthEntry, ...pageEntries},
   async handler({params}, response, {heap, progress}) {
@@ -40,6 +41,7 @@ export const getHeapSnapshotEdges = defineTool({
   name: 'get_heapsnapshot_edges',
   description: 'List the outgoing references of an object (its properties, elements and internal links).',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {
     ...filePathEntry,
@@ -75,6 +77,7 @@ export const getHeapSnapshotDominators = defineTool({
   description:
     'Show the dominator chain of an object up to the root: each object on it keeps the one below alive on its own.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {...filePathEntry, ...nodeIdEntry('get the dominators of'), ...maxNameLengthEntry},
   async handler({params}, response, {heap, progress}) {
@@ -89,6 +92,7 @@ export const getHeapSnapshotRetainingPaths = defineTool({
   description:
     'Show why an object is not garbage collected: the paths of references from the GC roots to it, as a tree, shortest first.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {
     ...filePathEntry,
@@ -110,6 +114,7 @@ export const getHeapSnapshotObjectDetails = defineTool({
   description:
     'Describe one object: name, type, sizes, distance from the roots, DOM detachedness, edge and retainer counts.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {...filePathEntry, ...nodeIdEntry('describe'), ...maxNameLengthEntry},
   async handler({params}, response, {heap, progress}) {
@@ -124,6 +129,7 @@ export const analyzeHeapSnapshotContexts = defineTool({
   description:
     'Find closure contexts that hold captured variables no live closure can read any more (dead fields), ranked by what those values retain: candidates for leaks through closures.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['filePath'],
   schema: {
     ...filePathEntry,
@@ -150,6 +156,7 @@ export const compareHeapSnapshots = defineTool({
   description:
     'Compare two heap snapshots: the classes with new and deleted objects, largest growth first, and a leak verdict (the classes that grew, each with how a new object is retained). With classIndex, the objects of one class.',
   annotations: ANALYSIS,
+  sections: ['heapSnapshot'],
   filePaths: ['baseFilePath', 'currentFilePath'],
   schema: {
     baseFilePath: v.optional(

@@ -120,6 +120,6 @@ export function loadProgress(progress: ProgressReporter): ProgressCallback {
 }
 
 /** Notes first (as tool lines), then the reference's "## Heap Snapshot Data" section. */
-export function heapResponse(response: ResponseBuilder, notes: string[], lines: string[]): void {
+export function heapResponse(response: ResponseBuilder<'heapSnapshot'>, notes: string[], lines: string[]): void {
   response.line(...notes).section('heapSnapshot', [HEAP_SECTION_TITLE, ...lines]);
 }

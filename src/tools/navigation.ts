@@ -1,64 +1,88 @@
 import * as v from 'valibot';
 
 import type {NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
+import type {Config} from '../cli/options.js';
 import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
+import {showThirdPartyTools} from './thirdParty.js';
+import {checkNavigationUrl} from './urlChecks.js';
+import {showWebMcpTools} from './webmcp.js';
 
-export const navigatePage = definePageTool({
-  name: 'navigate_page',
-  description:
-    'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
-  annotations: {category: 'navigation', readOnlyHint: false},
-  blockedByDialog: false,
-  worksOnCrashedPage: true,
-  schema: {
-    type: v.optional(
-      v.pipe(
-        v.picklist(['url', 'back', 'forward', 'reload']),
-        v.description('Navigate to a URL, back or forward in history, or reload. Default is url when url is given.'),
-      ),
+const initScriptEntry = {
+  initScript: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('JavaScript to run in every new document of this navigation before any of its own scripts.'),
     ),
-    url: v.optional(v.pipe(v.string(), v.description('Target URL (only with type=url).'))),
-    ignoreCache: v.optional(v.pipe(v.boolean(), v.description('Bypass the cache when reloading.'))),
-    handleBeforeUnload: v.optional(
-      v.pipe(
-        v.picklist(['accept', 'dismiss']),
-        v.description('Whether to accept or dismiss a beforeunload dialog the navigation triggers. Default is accept.'),
+  ),
+};
+
+export const navigatePage = (config: Config) =>
+  definePageTool({
+    name: 'navigate_page',
+    description:
+      'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
+    annotations: {category: 'navigation', readOnlyHint: false},
+    sections: ['webmcpTools', 'thirdPartyTools'],
+    blockedByDialog: false,
+    worksOnCrashedPage: true,
+    schema: {
+      type: v.optional(
+        v.pipe(
+          v.picklist(['url', 'back', 'forward', 'reload']),
+          v.description('Navigate to a URL, back or forward in history, or reload. Default is url when url is given.'),
+        ),
       ),
-    ),
-    initScript: v.optional(
-      v.pipe(
-        v.string(),
-        v.description('JavaScript to run in every new document of this navigation before any of its own scripts.'),
+      url: v.optional(v.pipe(v.string(), v.description('Target URL (only with type=url).'))),
+      ignoreCache: v.optional(v.pipe(v.boolean(), v.description('Bypass the cache when reloading.'))),
+      handleBeforeUnload: v.optional(
+        v.pipe(
+          v.picklist(['accept', 'dismiss']),
+          v.description(
+            'Whether to accept or dismiss a beforeunload dialog the navigation triggers. Default is accept.',
+          ),
+        ),
       ),
-    ),
-    ...timeoutEntry,
-  },
-  async handler({params, page}, response) {
-    if (!params.type && !params.url) {
-      throw new Error('Either URL or a type is required.');
-    }
-    const type = params.type ?? 'url';
-    if (type === 'url' && !params.url) {
-      throw new Error('A URL is required for navigation of type=url.');
-    }
-    const request: NavigationRequest =
-      type === 'url'
-        ? {type, url: params.url ?? ''}
-        : type === 'reload'
-          ? {type, ignoreCache: params.ignoreCache ?? false}
-          : {type};
-    const outcome = await page.navigate(request, {
-      timeout: timeoutOrDefault(params.timeout),
-      beforeUnload: params.handleBeforeUnload ?? 'accept',
-      initScript: params.initScript,
-    });
-    response.line(navigationLine(request, outcome, page.url));
-    if (outcome.handledDialog?.dialog.type === 'beforeunload') {
-      response.line(`${outcome.handledDialog.action === 'dismiss' ? 'Dismissed' : 'Accepted'} a beforeunload dialog.`);
-    }
-    response.includePages();
-  },
-});
+      // Without JavaScript evaluation there is no initScript: passing one is an unknown argument.
+      ...(config.javascriptEvaluation ? initScriptEntry : {}),
+      ...timeoutEntry,
+    },
+    async handler({params, page}, response) {
+      if (!params.type && !params.url) {
+        throw new Error('Either URL or a type is required.');
+      }
+      if (params.url) {
+        checkNavigationUrl(params.url, config);
+      }
+      const type = params.type ?? 'url';
+      if (type === 'url' && !params.url) {
+        throw new Error('A URL is required for navigation of type=url.');
+      }
+      const request: NavigationRequest =
+        type === 'url'
+          ? {type, url: params.url ?? ''}
+          : type === 'reload'
+            ? {type, ignoreCache: params.ignoreCache ?? false}
+            : {type};
+      const outcome = await page.navigate(request, {
+        timeout: timeoutOrDefault(params.timeout),
+        beforeUnload: params.handleBeforeUnload ?? 'accept',
+        initScript: 'initScript' in params ? (params.initScript as string | undefined) : undefined,
+      });
+      response.line(navigationLine(request, outcome, page.url));
+      if (outcome.handledDialog?.dialog.type === 'beforeunload') {
+        response.line(
+          `${outcome.handledDialog.action === 'dismiss' ? 'Dismissed' : 'Accepted'} a beforeunload dialog.`,
+        );
+      }
+      response.includePages();
+      if (config.categoryExperimentalWebmcp) {
+        await showWebMcpTools(page, response);
+      }
+      if (config.categoryExperimentalThirdParty) {
+        await showThirdPartyTools(page, response);
+      }
+    },
+  });
 
 /** The reference's line for each kind of navigation, successful or not. */
 function navigationLine(request: NavigationRequest, outcome: NavigationOutcome, urlAfter: string): string {

@@ -9,6 +9,7 @@ import {
   formatNetworkList,
   formatRequestDetail,
   redactHeaders,
+  type RequestDetail,
   requestStatus,
   type RequestSummary,
   truncate,
@@ -53,6 +54,7 @@ export const listNetworkRequests = definePageTool({
   description:
     'List the network requests of the page since its last navigation (each redirect hop is its own entry), with reqids for get_network_request.',
   annotations: {category: 'network', readOnlyHint: true},
+  sections: ['networkList'],
   blockedByDialog: false,
   outputHint: 'Page through the requests with pageSize and pageIdx, or filter them with resourceTypes.',
   schema: {
@@ -76,7 +78,12 @@ export const listNetworkRequests = definePageTool({
       .list(params.includePreservedRequests ?? false)
       .filter(record => !types || types.has(record.resourceType))
       .map(summary);
-    response.section('networkList', formatNetworkList(requests, params.pageSize, params.pageIdx));
+    const {pageSize, pageIdx} = params;
+    response.section('networkList', formatNetworkList(requests, pageSize, pageIdx), {
+      items: requests,
+      pageSize,
+      pageIdx,
+    });
   },
 });
 
@@ -85,6 +92,7 @@ export const getNetworkRequest = definePageTool({
   description:
     'Show one request by reqid (from list_network_requests): status, request and response headers and bodies, failure and redirect chain. Bodies can be saved to files instead.',
   annotations: {category: 'network', readOnlyHint: false},
+  sections: ['networkRequest'],
   blockedByDialog: true,
   filePaths: ['requestFilePath', 'responseFilePath'],
   outputHint: 'Save the bodies to files with requestFilePath and responseFilePath.',
@@ -116,22 +124,20 @@ export const getNetworkRequest = definePageTool({
     const redact = (headers: Record<string, string>) =>
       config.redactNetworkHeaders ? redactHeaders(headers) : headers;
     const [postData, body] = await Promise.all([page.network.requestBody(record), page.network.responseBody(record)]);
-    response.section(
-      'networkRequest',
-      formatRequestDetail({
-        url: record.url,
-        status: requestStatus(record.response, record.failure),
-        requestHeaders: redact(record.requestHeaders),
-        requestBody: record.hasPostData ? await requestBodyText(postData, params.requestFilePath, files) : undefined,
-        responseHeaders: record.response ? redact(record.response.headers) : undefined,
-        responseBody:
-          record.response && record.resourceType !== 'websocket'
-            ? await responseBodyText(body, params.responseFilePath, files)
-            : undefined,
-        failure: record.failure,
-        redirectChain: [...record.redirectChain].reverse().map(summary),
-      }),
-    );
+    const detail: RequestDetail = {
+      url: record.url,
+      status: requestStatus(record.response, record.failure),
+      requestHeaders: redact(record.requestHeaders),
+      requestBody: record.hasPostData ? await requestBodyText(postData, params.requestFilePath, files) : undefined,
+      responseHeaders: record.response ? redact(record.response.headers) : undefined,
+      responseBody:
+        record.response && record.resourceType !== 'websocket'
+          ? await responseBodyText(body, params.responseFilePath, files)
+          : undefined,
+      failure: record.failure,
+      redirectChain: [...record.redirectChain].reverse().map(summary),
+    };
+    response.section('networkRequest', formatRequestDetail(detail), {summary: summary(record), detail});
   },
 });
 

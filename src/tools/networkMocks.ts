@@ -67,6 +67,8 @@ export const mockNetworkRequest = definePageTool({
   description:
     "Answer requests of the page's browser context whose URL matches a pattern (and method) with a given response, without contacting the server; other requests are untouched. Newer mocks win. list_network_requests marks mocked requests. URLs blocked by --blockedUrlPattern/--allowedUrlPattern stay blocked.",
   annotations: {category: 'network', readOnlyHint: false},
+  beyondReference: true,
+  sections: ['networkMocks'],
   blockedByDialog: false,
   filePaths: ['bodyFilePath'],
   schema: {
@@ -137,6 +139,8 @@ export const clearNetworkMocks = definePageTool({
   description:
     "Remove network mocks of the page's browser context: those with exactly this urlPattern, or all of them. Matching requests go to the network again.",
   annotations: {category: 'network', readOnlyHint: false},
+  beyondReference: true,
+  sections: ['networkMocks'],
   blockedByDialog: false,
   schema: {
     urlPattern: v.optional(

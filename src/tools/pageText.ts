@@ -14,6 +14,8 @@ export const getPageText = definePageTool({
   description:
     "Get the page's readable main content as markdown (or plain text): headings, lists, links with absolute URLs, tables as pipe tables, image alt text; navigation, header, footer, asides and hidden content left out. Frames, out-of-process ones included, are read too. Give a uid for one element's content instead. Cheaper than a snapshot for reading.",
   annotations: {category: 'navigation', readOnlyHint: true},
+  beyondReference: true,
+  sections: ['pageText'],
   blockedByDialog: true,
   filePaths: ['filePath'],
   outputHint: 'Call get_page_text with filePath to save the whole text, or with the uid of the part you need.',

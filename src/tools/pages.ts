@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 
 import {definePageTool, defineTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
+import {checkNavigationUrl} from './urlChecks.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
@@ -66,7 +67,8 @@ export const newPage = defineTool({
     ),
     ...timeoutEntry,
   },
-  async handler({params}, response, {browser}) {
+  async handler({params}, response, {browser, config}) {
+    checkNavigationUrl(params.url, config);
     const page = await browser.newPage({background: params.background, isolatedContext: params.isolatedContext});
     response.includePages();
     const outcome = await page.navigate(

@@ -14,7 +14,11 @@ const filePathEntry = {
   ),
 };
 
-async function stopAndReport(response: ResponseBuilder, context: ToolContext, filePath?: string): Promise<void> {
+async function stopAndReport(
+  response: ResponseBuilder<'traceSummary'>,
+  context: ToolContext,
+  filePath?: string,
+): Promise<void> {
   const result = await context.tracing.stop(filePath, context.progress);
   response.line(...result.lines);
   if (result.parseError) {
@@ -31,6 +35,7 @@ export const performanceStartTrace = definePageTool({
   description:
     'Record a performance trace of the page, by default of a fresh reload that stops by itself once the page is done, then list the Core Web Vitals (LCP, INP, CLS) and the insights DevTools found. Open the page with navigate_page first. Read an insight with performance_analyze_insight.',
   annotations: {category: 'performance', readOnlyHint: false},
+  sections: ['traceSummary'],
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {
@@ -76,6 +81,7 @@ export const performanceStopTrace = definePageTool({
   description:
     'Stop the performance trace started with performance_start_trace (autoStop=false) and report its Core Web Vitals and insights.',
   annotations: {category: 'performance', readOnlyHint: false},
+  sections: ['traceSummary'],
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {...filePathEntry},
@@ -93,6 +99,7 @@ export const performanceAnalyzeInsight = definePageTool({
   description:
     'Explain one insight of the last performance trace in detail: what it measures, what was found (requests, elements, timings) and the estimated savings.',
   annotations: {category: 'performance', readOnlyHint: true},
+  sections: ['traceInsight'],
   blockedByDialog: false,
   schema: {
     insightSetId: v.pipe(

@@ -27,6 +27,8 @@ export const sendCdpCommand = definePageTool({
   description:
     "Send one raw Chrome DevTools Protocol command to the page's session (or the browser) and get its JSON result; CDP errors come back as Chrome reports them. Commands that would break the server (closing the browser or its targets, disabling the domains it uses, intercepting requests, changing network conditions or the downloads folder) are refused. No events.",
   annotations: {category: 'debugging', readOnlyHint: false, conditions: ['experimentalRawCdp']},
+  beyondReference: true,
+  sections: ['cdpResult'],
   blockedByDialog: false,
   outputHint:
     'Ask Chrome for less (e.g. a narrower method or parameters), or save big results with the tools made for them.',

@@ -2,12 +2,22 @@ import {toJsonSchema} from '@valibot/to-json-schema';
 import * as v from 'valibot';
 
 import type {Config} from '../cli/options.js';
+import {outputJsonSchema} from '../response/structured.js';
+import {toolDisabledReason} from './categories.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {getCssStyles} from './css.js';
-import {CATEGORY_FLAGS, CATEGORY_LABELS, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
+import {optionalPageIdEntry, pageIdEntry, type Tool, type ToolSource} from './defineTool.js';
 import {listDownloads} from './downloads.js';
 import {emulate, resizePage} from './emulation.js';
+import {
+  installExtension,
+  listExtensions,
+  reloadExtension,
+  triggerExtensionAction,
+  uninstallExtension,
+} from './extensions.js';
 import {click, clickAt, drag, fill, fillForm, hover, pressKey, typeTextTool, uploadFile} from './input.js';
+import {getTabId} from './interop.js';
 import {lighthouseAudit} from './lighthouse.js';
 import {
   closeHeapSnapshot,
@@ -33,12 +43,16 @@ import {clearNetworkMocks, mockNetworkRequest} from './networkMocks.js';
 import {closePage, handleDialog, listPages, newPage, selectPage} from './pages.js';
 import {getPageText} from './pageText.js';
 import {performanceAnalyzeInsight, performanceStartTrace, performanceStopTrace} from './performance.js';
+import {getOsAppState, installPwa, launchPwa, uninstallPwa} from './pwa.js';
 import {sendCdpCommand} from './rawCdp.js';
 import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
+import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
 import {takeSnapshot} from './snapshot.js';
 import {loadStorageState, saveStorageState} from './storage.js';
+import {execute3pDeveloperTool, list3pDeveloperTools} from './thirdParty.js';
+import {executeWebmcpTool, listWebmcpTools} from './webmcp.js';
 
 /** Every tool family, explicitly. */
 export const TOOL_SOURCES: ToolSource[] = [
@@ -95,6 +109,23 @@ export const TOOL_SOURCES: ToolSource[] = [
   performanceStopTrace,
   performanceAnalyzeInsight,
   getCssStyles,
+  getTabId,
+  installPwa,
+  uninstallPwa,
+  launchPwa,
+  getOsAppState,
+  list3pDeveloperTools,
+  execute3pDeveloperTool,
+  listWebmcpTools,
+  executeWebmcpTool,
+  installExtension,
+  uninstallExtension,
+  listExtensions,
+  reloadExtension,
+  triggerExtensionAction,
+  slimNavigate,
+  slimEvaluate,
+  slimScreenshot,
 ];
 
 /** A tool as registered: its final schema (pageId added when routing) and gating. */
@@ -102,21 +133,10 @@ export interface RegisteredTool {
   tool: Tool;
   schema: v.ObjectSchema<v.ObjectEntries, undefined>;
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of the tool's structured content. */
+  outputSchema: Record<string, unknown>;
   /** Why the tool is off, with the flag that turns it on; undefined when enabled. */
   disabledReason: string | undefined;
-}
-
-export function toolDisabledReason(tool: Tool, config: Config): string | undefined {
-  const flag = CATEGORY_FLAGS[tool.annotations.category];
-  if (flag && config[flag] === false) {
-    return `Tool ${tool.name} is in category ${CATEGORY_LABELS[tool.annotations.category]} which is currently disabled. Restart the server with --${flag}=true to enable it.`;
-  }
-  for (const condition of tool.annotations.conditions ?? []) {
-    if (!config[condition]) {
-      return `Tool ${tool.name} requires experimental feature --${condition} and is currently disabled. Restart the server with --${condition}=true to enable it.`;
-    }
-  }
-  return undefined;
 }
 
 /** JSON Schema (draft 2020-12) of a tool's input, as sent in tools/list. */
@@ -131,14 +151,27 @@ export function inputJsonSchema(schema: v.ObjectSchema<v.ObjectEntries, undefine
   return json;
 }
 
-/** Evaluates factories with the configuration, adds pageId routing, sorts by name. */
+/** The pageId parameter page-scoped tools get: required with routing, optional for the CLI, none in slim mode. */
+function pageIdFor(tool: Tool, config: Config): v.ObjectEntries {
+  if (!tool.pageScoped || !config.pageIdRouting || config.slim) {
+    return {};
+  }
+  return config.viaCli ? optionalPageIdEntry : pageIdEntry;
+}
+
+/** Evaluates factories with the configuration, adds pageId routing, gates, sorts by name. */
 export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES): RegisteredTool[] {
   return sources
     .map(source => (typeof source === 'function' ? source(config) : source))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(tool => {
-      const entries = tool.pageScoped && config.pageIdRouting ? {...pageIdEntry, ...tool.schema} : {...tool.schema};
-      const schema = v.object(entries);
-      return {tool, schema, inputSchema: inputJsonSchema(schema), disabledReason: toolDisabledReason(tool, config)};
+      const schema = v.object({...pageIdFor(tool, config), ...tool.schema});
+      return {
+        tool,
+        schema,
+        inputSchema: inputJsonSchema(schema),
+        outputSchema: outputJsonSchema(tool),
+        disabledReason: toolDisabledReason(tool, config),
+      };
     });
 }

@@ -49,6 +49,8 @@ export const takeScreenshot = (config: Config) =>
         quality: format === 'png' ? undefined : (params.quality ?? config.screenshotQuality),
         uid: params.uid,
         fullPage: params.fullPage ?? false,
+        maxWidth: config.screenshotMaxWidth,
+        maxHeight: config.screenshotMaxHeight,
       });
       response.line(
         params.uid

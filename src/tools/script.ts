@@ -9,7 +9,7 @@ export const evaluateScript = definePageTool({
   name: 'evaluate_script',
   description:
     'Run JavaScript in the page and return its result as JSON. Give a function declaration (e.g. `() => document.title` or `async (el) => el.innerText` with args from take_snapshot uids), or a script with format=script.',
-  annotations: {category: 'debugging', readOnlyHint: false},
+  annotations: {category: 'debugging', readOnlyHint: false, conditions: ['javascriptEvaluation']},
   // Dialogs the script opens are answered with dialogAction; one already open
   // would pause the script before it starts, so that one blocks.
   blockedByDialog: true,

@@ -14,6 +14,7 @@ export const saveStorageState = definePageTool({
   description:
     "Save the login state of the page's browser context to a JSON file: all its cookies (with their attributes) and the localStorage and sessionStorage of the origins its pages have open. Same format as Playwright's storageState; load it with load_storage_state.",
   annotations: {category: 'navigation', readOnlyHint: false},
+  beyondReference: true,
   blockedByDialog: false,
   filePaths: ['filePath'],
   schema: {
@@ -35,6 +36,7 @@ export const loadStorageState = definePageTool({
   description:
     "Load a storage state file (from save_storage_state or Playwright's storageState) into the page's browser context: cookies and localStorage for the whole context, sessionStorage into this page. The whole file is checked first; a file that is not a state file changes nothing.",
   annotations: {category: 'navigation', readOnlyHint: false},
+  beyondReference: true,
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {

@@ -17,14 +17,21 @@ export class PathSandbox {
   /** Client roots as file paths; undefined until the client told us (or has no roots capability). */
   #roots: string[] | undefined;
 
-  constructor(readonly allowUnrestricted: boolean) {}
+  /**
+   * @param fallbackRoots the roots when the client sends none (`--filesystemRoot`);
+   *   the OS temp dir always counts.
+   */
+  constructor(
+    readonly allowUnrestricted: boolean,
+    readonly fallbackRoots: readonly string[] = [],
+  ) {}
 
   setRoots(uris: string[] | undefined): void {
     this.#roots = uris?.map(uri => (uri.startsWith('file:') ? fileURLToPath(uri) : uri));
   }
 
   get roots(): string[] {
-    return [...(this.#roots ?? []), tmpdir()];
+    return [...(this.#roots ?? this.fallbackRoots), tmpdir()];
   }
 
   /** Returns the canonical absolute path, or throws when it is outside every root. */

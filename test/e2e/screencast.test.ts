@@ -207,7 +207,8 @@ describe('screencast (legacy ffmpeg recorder)', () => {
   });
 
   it('says ffmpeg is missing, and leaves no temp folder behind', async () => {
-    const mcp = await startServer({args: ['--experimentalScreencast', '--experimentalFfmpegPath', join(dir, 'nope')]});
+    // A missing --experimentalFfmpegPath is refused at startup; ffmpeg missing from PATH shows when recording starts.
+    const mcp = await startServer({args: ['--experimentalScreencast'], env: {PATH: dir}});
     try {
       await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/anim')});
       const before = await screencastDirs();

@@ -55,7 +55,7 @@ describe('response formatting', () => {
 
   it('assembles sections in the fixed order', () => {
     const response = new ResponseBuilder()
-      .section('consoleList', ['## Console messages'])
+      .section('consoleList', ['## Console messages'], {items: [], pageSize: undefined, pageIdx: undefined})
       .line('Did it.')
       .attachSettle({navigatedToUrl: 'http://x/'});
     const text = response.render({
@@ -90,7 +90,15 @@ describe('response formatting', () => {
     const text = new ResponseBuilder()
       .line('Successfully clicked on the element')
       .attachSettle({navigatedToUrl: 'http://x/b'})
-      .section('networkList', ['## Network requests', 'Showing 1-1 of 1 (Page 1 of 1).', 'reqid=1 GET http://x/ [200]'])
+      .section(
+        'networkList',
+        ['## Network requests', 'Showing 1-1 of 1 (Page 1 of 1).', 'reqid=1 GET http://x/ [200]'],
+        {
+          items: [{id: 1, method: 'GET', url: 'http://x/', status: '200'}],
+          pageSize: undefined,
+          pageIdx: undefined,
+        },
+      )
       .render({
         notes: [],
         pages: {items: [{id: 1, title: 'B', url: 'http://x/b', selected: true}]},

@@ -77,6 +77,15 @@ describe('PathSandbox', () => {
     assert.equal(await unrestricted.validate(join(root, 'a.txt')), join(root, 'a.txt'));
   });
 
+  it('uses --filesystemRoot directories when the client sends no roots, and the client roots when it does', async () => {
+    const configured = new PathSandbox(false, [root]);
+    assert.equal(await configured.validate(join(root, 'a.txt')), join(root, 'a.txt'));
+    await assert.rejects(configured.validate(join(outside, 'a.txt')), /Access denied/);
+    configured.setRoots([pathToFileURL(outside).href]);
+    assert.equal(await configured.validate(join(outside, 'a.txt')), join(outside, 'a.txt'));
+    await assert.rejects(configured.validate(join(root, 'a.txt')), /Access denied/);
+  });
+
   it('saves with the forced extension, creating folders, mode 0600', async () => {
     const saved = await sandbox().save('data', join(root, 'out', 'shot.jpg'), '.png');
     assert.equal(saved, join(root, 'out', 'shot.png'));

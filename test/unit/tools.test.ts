@@ -132,7 +132,7 @@ describe('memory tools', () => {
     assert.equal(r.isError, true);
     assert.equal(
       r.text,
-      'Tool get_heapsnapshot_summary requires experimental feature --memoryDebugging and is currently disabled. Restart the server with --memoryDebugging=true to enable it.',
+      'Tool get_heapsnapshot_summary requires flag --memoryDebugging and is currently disabled. Restart the server with --memoryDebugging=true to enable it.',
     );
   });
 });
@@ -171,9 +171,12 @@ describe('pipeline argument checks (no browser needed)', () => {
 
   it('rejects non-object arguments and unknown tools', async () => {
     assert.match((await p.call('list_pages', [1])).text, /must be a JSON object/);
-    const unknown = await p.call('navigate', {});
+    const unknown = await p.call('navigate_to', {});
     assert.equal(unknown.isError, true);
-    assert.match(unknown.text, /^Unknown tool "navigate"\. Did you mean "navigate_page"/);
+    assert.match(unknown.text, /^Unknown tool "navigate_to"\. Did you mean "navigate_page"/);
+    // A tool of the other mode is known: it says which flag offers it.
+    const slimOnly = await p.call('navigate', {});
+    assert.equal(slimOnly.text, 'Tool navigate is only available with --slim.');
   });
 });
 

@@ -101,9 +101,12 @@ describe('flag table', () => {
     assert.match(help, /^ {2}--browserUrl, -u <url>$/m);
     assert.match(help, /^ {2}--screenshotFormat <png\|jpeg\|webp> {2}\(default: png\)$/m);
     assert.match(help, /^ {2}--screenshotQuality <0-100>$/m);
-    assert.match(help, /Not with --browserUrl, --executablePath, --userDataDir or --channel\./);
+    assert.match(
+      help,
+      /Not with --browserUrl, --executablePath, --userDataDir, --channel, --autoConnect or\s+--categoryPwa\./,
+    );
     assert.match(help, /Needs --wsEndpoint\./);
-    assert.match(help, /Accepted for compatibility; no effect: this server sends no telemetry\./);
+    assert.match(help, /Accepted for compatibility; no\s+effect: this server collects and sends no\s+usage statistics/);
     assert.doesNotMatch(help, /`/, 'code spans are plain text in --help');
     for (const line of help.split('\n')) {
       assert.ok(line.length <= 100, `--help line over 100 columns: ${line}`);

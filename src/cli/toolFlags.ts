@@ -1,0 +1,146 @@
+/**
+ * The flags that shape the tool set and the tools' output: modes (slim,
+ * structured content), switches that remove entry points (JavaScript
+ * evaluation, file navigations), experimental tools and output defaults.
+ */
+import {defineFlags} from './flagSpec.js';
+import {existingFile} from './valueParsers.js';
+
+export const TOOL_FLAG_TABLE = defineFlags({
+  pageIdRouting: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description:
+      'Page-scoped tools take a required `pageId`, as in chrome-devtools-mcp 1.11. `--no-page-id-routing` makes them act on the selected page.',
+  },
+  slim: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Only three tools with short answers: `navigate` (load a URL), `evaluate` (run a script), `screenshot` (saved to a temp file, the path returned).',
+  },
+  experimentalStructuredContent: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Every result also carries `structuredContent` (the same facts as JSON), and every tool declares an `outputSchema` for it.',
+  },
+  javascriptEvaluation: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description:
+      '`--no-javascript-evaluation` removes the ways to run caller-given JavaScript: `evaluate_script` and slim `evaluate`, `initScript` of `navigate_page`, and navigations to `javascript:`, `data:` and `vbscript:` URLs. Page scripts still run.',
+  },
+  fileNavigations: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description:
+      '`--no-file-navigations` makes `new_page`, `navigate_page` and slim `navigate` refuse `file:` URLs (also inside `view-source:`). Not a file-system sandbox.',
+  },
+  experimentalVision: {
+    type: 'boolean',
+    group: 'tools',
+    description: 'Enable `click_at` (clicks at page coordinates).',
+  },
+  memoryDebugging: {
+    type: 'boolean',
+    group: 'tools',
+    alias: ['experimentalMemory'],
+    description:
+      'Enable the heap snapshot analysis tools (`get_heapsnapshot_summary`, `compare_heapsnapshots`, …; `take_heapsnapshot` is always on).',
+  },
+  heapSnapshotMemoryLimit: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    placeholder: '<MB>',
+    defaultText: 'half the RAM, at most 8192',
+    description:
+      'Memory in MB that loaded heap snapshots may use together; loading one more unloads the least recently used first.',
+  },
+  experimentalInteropTools: {
+    type: 'boolean',
+    group: 'tools',
+    description: "Enable `get_tab_id` (the id of a page's tab target, for other tools that drive the same browser).",
+  },
+  experimentalDevtools: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'DevTools windows count as pages (the launched Chrome opens DevTools for every tab), so tools can drive the DevTools UI, its Console included.',
+  },
+  experimentalIncludeAllPages: {
+    type: 'boolean',
+    group: 'tools',
+    description: 'Also list other page-like targets (background pages, webviews, …) as pages.',
+  },
+  sourceMaps: {
+    type: 'boolean',
+    group: 'tools',
+    default: true,
+    description: 'Map console stack traces through source maps; `--no-source-maps` shows the generated locations.',
+  },
+  screenshotFormat: {
+    type: 'string',
+    group: 'tools',
+    choices: ['png', 'jpeg', 'webp'],
+    default: 'png',
+    description: 'Default format of `take_screenshot`.',
+  },
+  screenshotQuality: {
+    type: 'number',
+    group: 'tools',
+    min: 0,
+    max: 100,
+    integer: true,
+    description: 'Default jpeg and webp quality of `take_screenshot`.',
+  },
+  screenshotMaxWidth: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    integer: true,
+    placeholder: '<pixels>',
+    description: 'Wider screenshots are scaled down to this width (aspect ratio kept) before they are returned.',
+  },
+  screenshotMaxHeight: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    integer: true,
+    placeholder: '<pixels>',
+    description:
+      'Taller screenshots are scaled down to this height (aspect ratio kept); with `--screenshotMaxWidth` the smaller scale wins.',
+  },
+  experimentalScreencast: {
+    type: 'boolean',
+    group: 'tools',
+    description:
+      'Record screencasts the legacy way: PNG frames piped to ffmpeg (`.mp4` or `.webm`). Without it Chrome records `.mp4` itself and no ffmpeg is needed.',
+  },
+  experimentalFfmpegPath: {
+    type: 'string',
+    group: 'tools',
+    placeholder: '<path>',
+    parse: existingFile,
+    description: 'The ffmpeg binary of the legacy screencast recorder (default: `ffmpeg` from PATH).',
+  },
+  screencastFps: {
+    type: 'number',
+    group: 'tools',
+    alias: ['experimentalScreencastFps'],
+    min: 1,
+    integer: true,
+    placeholder: '<fps>',
+    description:
+      'Frame rate of `screencast_start` recordings: the most Chrome records, or the constant rate of the legacy recorder (30 without this flag).',
+  },
+  redactNetworkHeaders: {
+    type: 'boolean',
+    group: 'tools',
+    description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
+  },
+});
