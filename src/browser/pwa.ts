@@ -4,9 +4,35 @@
  */
 import {CdpProtocolError} from '../cdp/errors.js';
 import type {PipeChannel} from '../cdp/pipeChannel.js';
+import {sleep} from '../util/async.js';
 import type {Browser} from './Browser.js';
 import type {Page} from './Page.js';
 import {pagesOfTab} from './tabs.js';
+
+/**
+ * Chrome answers PWA.uninstall before it has closed the app's windows; the
+ * page list printed with the answer must not show them (the reference's does
+ * not), so uninstall waits for them, this long at most.
+ */
+const APP_WINDOWS_CLOSE_MS = 2_000;
+const APP_WINDOWS_POLL_MS = 25;
+
+/** The windows launch_pwa opened, per browser and manifest id. */
+const appWindows = new WeakMap<Browser, Map<string, Set<Page>>>();
+
+function windowsOf(browser: Browser, manifestId: string): Set<Page> {
+  let byManifest = appWindows.get(browser);
+  if (!byManifest) {
+    byManifest = new Map();
+    appWindows.set(browser, byManifest);
+  }
+  let pages = byManifest.get(manifestId);
+  if (!pages) {
+    pages = new Set();
+    byManifest.set(manifestId, pages);
+  }
+  return pages;
+}
 
 /** Chrome's refusal worded as the reference words it (`Protocol error (PWA.install): …`). */
 async function refusal<T>(promise: Promise<T>): Promise<T> {
@@ -46,6 +72,12 @@ export async function installPwa(
 
 export async function uninstallPwa(browser: Browser, manifestId: string): Promise<void> {
   await refusal(pipeOf(browser).send('PWA.uninstall', {manifestId}));
+  const windows = windowsOf(browser, manifestId);
+  const deadline = Date.now() + APP_WINDOWS_CLOSE_MS;
+  while ([...windows].some(page => !page.closed) && Date.now() < deadline) {
+    await sleep(APP_WINDOWS_POLL_MS);
+  }
+  windows.clear();
 }
 
 /** Opens the app (at `url` when given) and returns its page once it is set up. */
@@ -54,7 +86,9 @@ export async function launchPwa(browser: Browser, manifestId: string, url: strin
   // Chrome answers with the app window's tab target; the page is the tab's child.
   const {targetInfo} = await browser.connection.send('Target.getTargetInfo', {targetId});
   const [pageTargetId = targetId] = targetInfo.type === 'tab' ? await pagesOfTab(browser.connection, targetId) : [];
-  return browser.pageForTarget(pageTargetId);
+  const page = await browser.pageForTarget(pageTargetId);
+  windowsOf(browser, manifestId).add(page);
+  return page;
 }
 
 export interface OsAppState {
