@@ -29,6 +29,24 @@
  *   elements with generated content go to Chrome).
  */
 export function walkerRules(): unknown {
+  /**
+   * Containers whose role (landmark or not, e.g. header is a banner only outside
+   * sectioning content) or name (fieldset from its legend, table from its caption,
+   * figure from its figcaption, even when those are hidden) Chrome decides: their
+   * own node comes from Chrome, their children from the walk.
+   */
+  const landmarkTags = new Set([
+    'main',
+    'nav',
+    'aside',
+    'header',
+    'footer',
+    'search',
+    'form',
+    'fieldset',
+    'figure',
+    'table',
+  ]);
   /** Implicit roles that are never a control, landmark, leaf role or heading (generic, paragraph, list...). */
   const containerTags = new Set([
     'html',
@@ -86,34 +104,7 @@ export function walkerRules(): unknown {
     'menu',
     'slot',
     'section',
-    'main',
-    'nav',
-    'aside',
-    'header',
-    'footer',
-    'search',
-    'form',
-    'fieldset',
-    'figure',
-    'table',
-  ]);
-  /**
-   * Containers whose role (landmark or not, e.g. header is a banner only outside
-   * sectioning content) or name (fieldset from its legend, table from its caption,
-   * figure from its figcaption, even when those are hidden) Chrome decides: their
-   * own node comes from Chrome, their children from the walk.
-   */
-  const landmarkTags = new Set([
-    'main',
-    'nav',
-    'aside',
-    'header',
-    'footer',
-    'search',
-    'form',
-    'fieldset',
-    'figure',
-    'table',
+    ...landmarkTags,
   ]);
   /** HTML attributes with no effect on an element's accessibility node (presentation, identity, scripting). */
   const SAFE = new Set([

@@ -89,7 +89,7 @@ describe('send_cdp_command', () => {
       ['Fetch.enable', {}, undefined, /belongs to mock_network_request/],
       ['Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: []}, undefined, /--blockedUrlPattern/],
       ['Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: '/'}, 'browser', /--downloadsDir/],
-      ['Debugger.setSkipAllPauses', {skip: false}, undefined, /paused page would stop every tool/],
+      ['Debugger.pause', {}, undefined, /paused page would stop every tool/],
     ];
     for (const [method, params, target, why] of refused) {
       const r = await send(method, params, target);
