@@ -135,7 +135,7 @@ export class BrowserHandle implements ToolBrowser {
   }
 
   downloads(): readonly DownloadRecord[] {
-    return this.browser.downloads.list();
+    return this.scope.downloads();
   }
 }
 
