@@ -218,7 +218,7 @@ export function parseToolArgs(tool: string, input: InputSchema, argv: readonly s
   const missing = params.filter(p => p.required && !(p.name in args));
   if (missing.length) {
     const list = missing.map(p => `--${p.name} <${p.type}>`).join(', ');
-    throw new UsageError(`${tool} needs ${list}. Run cdp-mcp ${tool} --help for its parameters.`);
+    throw new UsageError(`${tool} needs ${list}.`);
   }
   return args;
 }
