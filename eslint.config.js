@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
  * `input`, `snapshot` and `devtools` (DevTools' own models: traces, CSS, heap
  * snapshots, Lighthouse) sit side by side and do not import each other; so do
  * `server` (the MCP server) and `client` (the `cdp-mcp start|status|stop|<tool>`
- * commands, an MCP client of the background server).
+ * commands, a small MCP client of the background server over fetch).
  */
 const LAYERS = ['cdp', 'browser', 'input|snapshot|devtools', 'tools', 'server|client', 'bin'];
 /** Imported by every layer; they import no layer. */
@@ -27,7 +27,7 @@ const CDP_USERS = ['browser', 'input', 'snapshot', 'devtools'];
 /** Packages only one layer may import. */
 const OWNED_PACKAGES = [
   {names: ['chrome-remote-interface', 'chrome-launcher', 'ws'], owner: 'cdp'},
-  {names: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], owner: 'server', alsoOwnedBy: ['client']},
+  {names: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], owner: 'server'},
 ];
 
 const allFolders = [...LAYERS.flatMap(l => l.split('|')), ...LEAVES, 'testing'];
@@ -41,9 +41,9 @@ function folderPattern(folder) {
 }
 
 function packagePatterns(folder) {
-  return OWNED_PACKAGES.filter(p => p.owner !== folder && !(p.alsoOwnedBy ?? []).includes(folder)).map(p => ({
+  return OWNED_PACKAGES.filter(p => p.owner !== folder).map(p => ({
     group: p.names,
-    message: `Only src/${[p.owner, ...(p.alsoOwnedBy ?? [])].join('/, src/')}/ may import ${p.names[0]}.`,
+    message: `Only src/${p.owner}/ may import ${p.names[0]}.`,
   }));
 }
 
