@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {type DaemonState, readState} from '../../src/cli/daemonState.js';
+import {type DaemonState, readSession, readState, writeSession} from '../../src/cli/daemonState.js';
 import {childProcesses} from '../../src/client/processes.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {CHROME_PATH, SERVER_BIN, TEST_FLAGS} from '../../src/testing/mcpClient.js';
@@ -239,6 +239,16 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
     assert.match(help.stdout, /^Click an element by its uid from take_snapshot/m);
     assert.match(help.stdout, /^ {2}--uid {2}\(string, required\)$/m);
     assert.match(help.stdout, /Default: the selected page\./);
+  });
+
+  it('opens a new session when the server no longer knows the saved one', async () => {
+    assert.ok(state);
+    writeSession({url: state.url, sessionId: 'no-such-session'}, stateDir);
+    const listed = await run('list_pages');
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^## Pages\n\d+: about:blank \[selected\]/);
+    const session = readSession(stateDir);
+    assert.ok(session && session.sessionId !== 'no-such-session', JSON.stringify(session));
   });
 
   it('stops the server and its Chrome, and waits for them', async () => {
