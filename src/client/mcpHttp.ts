@@ -9,6 +9,8 @@
 /** The version we ask for; the server answers with the one it speaks, which later requests carry. */
 const PROTOCOL_VERSION = '2025-06-18';
 const CLIENT_INFO = {name: 'cdp-mcp-cli', version: '1.0.0'};
+/** Bound of the requests that do no work in the browser (initialize, notifications). */
+const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 /** The server does not know the session (it restarted, or the session ended). */
 export class SessionGoneError extends Error {}
@@ -139,17 +141,16 @@ export class McpHttpSession {
 
   /** Sends a notification (no answer but an HTTP 202). */
   async notify(method: string, params: object = {}): Promise<void> {
-    const response = await this.#post({method, params});
+    const response = await this.#post({method, params}, AbortSignal.timeout(HANDSHAKE_TIMEOUT_MS));
     await response.body?.cancel();
   }
 
   /** Opens the session: initialize, then notifications/initialized. */
   async initialize(): Promise<void> {
-    const result = (await this.request('initialize', {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: CLIENT_INFO,
-    })) as {protocolVersion?: string};
+    const params = {protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO};
+    const result = (await this.request('initialize', params, AbortSignal.timeout(HANDSHAKE_TIMEOUT_MS))) as {
+      protocolVersion?: string;
+    };
     if (!this.sessionId) {
       throw new Error('The server opened no session (no mcp-session-id header).');
     }
