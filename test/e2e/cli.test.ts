@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {execFile} from 'node:child_process';
+import {execFile, spawn} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -91,6 +91,7 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     fixtures.html('/cli', PAGE);
+    fixtures.route('/hang', {body: 'ok'});
   });
 
   after(async () => {
@@ -239,6 +240,41 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
     assert.match(help.stdout, /^Click an element by its uid from take_snapshot/m);
     assert.match(help.stdout, /^ {2}--uid {2}\(string, required\)$/m);
     assert.match(help.stdout, /Default: the selected page\./);
+  });
+
+  it('cancels the running call on Ctrl-C (exit 130), and the next call runs', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        SERVER_BIN,
+        'evaluate_script',
+        '--function',
+        "async () => { await fetch('/hang'); await new Promise(() => {}); }",
+      ],
+      {env: {...process.env, CDP_MCP_STATE_DIR: stateDir}, stdio: ['ignore', 'pipe', 'pipe']},
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+    try {
+      // The page asked for /hang: the call is running in the browser.
+      const deadline = Date.now() + CLI_TIMEOUT_MS;
+      while (Date.now() < deadline && !fixtures.requests.some(r => r.url === '/hang')) {
+        await new Promise(resolve => setTimeout(resolve, 50));
+      }
+      assert.ok(
+        fixtures.requests.some(r => r.url === '/hang'),
+        'the script never ran',
+      );
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, stderr);
+      assert.match(stderr, /interrupted; the call was cancelled/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const title = await run('evaluate_script', '--function', '() => document.title');
+    assert.equal(title.code, 0, title.stderr);
+    assert.match(title.stdout, /"CLI"/);
   });
 
   it('opens a new session when the server no longer knows the saved one', async () => {
