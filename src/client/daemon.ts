@@ -94,6 +94,11 @@ async function spawnDaemon(args: string[], dir: string): Promise<DaemonState> {
     if (exit === undefined) {
       child.kill('SIGKILL');
     }
+    // Two starts at once: the other one's server won the state file, and ours gave up.
+    const other = readState(dir);
+    if (other && other.pid !== child.pid && isAlive(other.pid)) {
+      return other;
+    }
     throw new Error(
       `The background server did not start (${exit ?? `no answer within ${START_TIMEOUT_MS / 1000} s`}). Its log (${log}):\n${logTail(log)}`,
     );

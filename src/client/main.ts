@@ -25,6 +25,9 @@ export async function runCommand(argv: readonly string[], io: Output): Promise<n
     }
     return true;
   };
+  if ((COMMANDS as readonly string[]).includes(word) && (rest.includes('--help') || rest.includes('-h'))) {
+    return helpCommand(io);
+  }
   try {
     switch (word) {
       case 'start':
