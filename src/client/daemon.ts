@@ -22,7 +22,7 @@ import {
   statePath,
 } from '../cli/daemonState.js';
 import {callTool} from './connection.js';
-import {childProcesses} from './processes.js';
+import {childProcesses, runsCommand} from './processes.js';
 
 /** A wrong command line. */
 const EXIT_USAGE = 2;
@@ -48,7 +48,7 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 /** The running server's state; a state left by a server that died is removed. */
 export function runningDaemon(): DaemonState | undefined {
   const state = readState();
-  if (state && !isAlive(state.pid)) {
+  if (state && (!isAlive(state.pid) || !runsCommand(state.pid, state.args))) {
     releaseState(state.pid);
     return undefined;
   }

@@ -3,7 +3,7 @@
  * for `stop`'s last resort. Read from /proc: on other systems the list is
  * empty and `stop` relies on the server killing its own Chrome.
  */
-import {readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 
 export interface ChildProcessInfo {
   pid: number;
@@ -37,4 +37,20 @@ export function childProcesses(pid: number): ChildProcessInfo[] {
     }
   }
   return children;
+}
+
+/**
+ * Whether `pid` still runs the command line the state file says (on Linux;
+ * elsewhere assumed): a pid left in a stale file may have been given to an
+ * unrelated process since, which `stop` must never signal.
+ */
+export function runsCommand(pid: number, args: readonly string[]): boolean {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
+  const words = cmdline.split('\0');
+  return args.every(arg => words.includes(arg));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {execFile, spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -316,6 +316,24 @@ describe('cdp-mcp CLI: without a running server', () => {
     await cli(stateDir, ['stop']);
     killLeftovers(pids, stateDir);
     rmSync(root, {recursive: true, force: true});
+  });
+
+  it('never signals a process that took over the pid of a state file left behind', async () => {
+    mkdirSync(stateDir, {recursive: true, mode: 0o700});
+    const stale: DaemonState = {
+      pid: process.pid, // This test runner: alive, and not a background server.
+      url: 'http://127.0.0.1:9/mcp',
+      token: 'stale-token-stale-token',
+      args: ['--viaCli', '--port=0'],
+      startedAt: new Date().toISOString(),
+      version: '0.0.0',
+      logFile: join(stateDir, 'daemon.log'),
+    };
+    writeFileSync(join(stateDir, 'daemon.json'), JSON.stringify(stale), {mode: 0o600});
+    const stopped = await cli(stateDir, ['stop']);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stdout, /no background server was running/);
+    assert.equal(existsSync(join(stateDir, 'daemon.json')), false);
   });
 
   it('says why start failed when Chrome cannot start, and leaves nothing running', async () => {
