@@ -14,7 +14,7 @@ import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from
 import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
-import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
+import {evaluateInPage, evaluateInWorker, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
 import {
   installExtension,
   listExtensions,
@@ -104,6 +104,10 @@ export class BrowserHandle implements ToolBrowser {
   /** The browser the session's pages live in. */
   get browser(): BrowserScope['browser'] {
     return this.scope.browser;
+  }
+
+  serviceWorkerMessages(extensionId: string): readonly ConsoleEntry[] {
+    return this.browser.extensionWorkers.log.list(extensionId);
   }
 
   pageCount(): number {
@@ -196,6 +200,14 @@ export class PageHandle implements ToolPage {
 
   evaluate(request: EvaluationRequest): Promise<EvaluationResult> {
     return evaluateInPage(this.page, request, this.#control);
+  }
+
+  async evaluateInServiceWorker(
+    serviceWorkerId: string,
+    request: Omit<EvaluationRequest, 'uids' | 'waitForStableDom'>,
+  ): Promise<EvaluationResult> {
+    const worker = await this.owner.browser.extensionWorkers.contextOf(serviceWorkerId);
+    return evaluateInWorker(this.page, worker, request, this.#control);
   }
 
   screenshot(request: ScreenshotRequest): Promise<string> {
