@@ -121,8 +121,12 @@ export interface ToolThirdParty {
   discover(): Promise<ThirdPartyGroup[]>;
   /** A tool of the last discovery; throws `Tool <name> not found`. */
   find(name: string): ThirdPartyTool;
-  /** Runs the tool; `{uid}` parameters reach it as elements. Its result as JSON text. */
-  execute(name: string, params: Record<string, unknown>): Promise<string | undefined>;
+  /**
+   * Runs the tool; `{uid}` parameters reach it as elements. Its result made
+   * JSON-safe; elements in it become `{uid}` of a snapshot taken to show them
+   * (then the page's latest, its text returned too).
+   */
+  execute(name: string, params: Record<string, unknown>): Promise<{value: unknown; snapshot?: string}>;
 }
 
 /** The tools a page registers through WebMCP. */
