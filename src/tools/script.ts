@@ -15,7 +15,8 @@ function serviceWorkerEntries(config: Config) {
   if (!config.categoryExtensions) {
     return {};
   }
-  const pageRouted = config.pageIdRouting && !config.slim;
+  // On the CLI pageId stays optional as for every tool (the selected page by default).
+  const pageRouted = config.pageIdRouting && !config.slim && !config.viaCli;
   return {
     ...(pageRouted
       ? {
