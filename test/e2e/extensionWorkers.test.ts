@@ -12,6 +12,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
+import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import type {CallResult, TestServer} from '../../src/testing/mcpClient.js';
 import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
 import {sleep} from '../../src/util/async.js';
@@ -26,19 +27,30 @@ self.greet = name => 'hello ' + name;
 `;
 
 describe('--categoryExtensions: service workers', () => {
+  let fixtures: FixtureServer;
   let pair: OraclePair;
   let dir: string;
   let extensionId = '';
 
   before(async () => {
+    fixtures = await new FixtureServer().start();
+    fixtures.html('/page', '<!doctype html><link rel="icon" href="data:,"><title>Page</title>page');
     dir = mkdtempSync(join(tmpdir(), 'ext-sw-test-'));
-    const manifest = {manifest_version: 3, name: 'Worker Log', version: '1.0', background: {service_worker: 'sw.js'}};
+    const manifest = {
+      manifest_version: 3,
+      name: 'Worker Log',
+      version: '1.0',
+      background: {service_worker: 'sw.js'},
+      content_scripts: [{matches: ['http://127.0.0.1/*'], js: ['content.js']}],
+    };
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
     writeFileSync(join(dir, 'sw.js'), WORKER_SCRIPT);
+    writeFileSync(join(dir, 'content.js'), "console.log('from the content script');");
     pair = await startOraclePair({args: ['--categoryExtensions']});
   });
   after(async () => {
     await pair?.close();
+    await fixtures?.stop();
     rmSync(dir, {recursive: true, force: true});
   });
 
@@ -119,6 +131,18 @@ describe('--categoryExtensions: service workers', () => {
     const bySwId = await both('list_console_messages', {pageId: 1, serviceWorkerId: 'sw-1'});
     assert.match(bySwId.text, /<no console messages found>/);
     await both('list_console_messages', {pageId: 1});
+  });
+
+  it("lists the content script's messages with the page's", async () => {
+    const url = fixtures.url('/page');
+    await Promise.all([pair.ours, pair.theirs].map(server => server.call('navigate_page', {pageId: 1, url})));
+    // Content scripts run at document_idle, which may come just after the load navigate_page waits for.
+    const logged = (text: string) => text.includes('from the content script');
+    await Promise.all(
+      [pair.ours, pair.theirs].map(server => until(server, 'list_console_messages', {pageId: 1}, logged)),
+    );
+    const listed = await both('list_console_messages', {pageId: 1});
+    assert.match(listed.text, /msgid=\d+ \[log\] from the content script \(1 args\)/);
   });
 
   it('evaluates in the worker', async () => {
