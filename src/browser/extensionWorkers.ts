@@ -26,7 +26,10 @@ export interface ExtensionWorker {
   url: string;
   /** Our session with it, once attached. */
   session?: CdpSession;
-  /** Its execution context, once Chrome reports it (before that its global scope may be half set up). */
+  /**
+   * Its execution context, once Chrome reports it and the worker runs (a
+   * worker paused on start has a context whose global scope is half set up).
+   */
   context?: Deferred<number>;
 }
 
@@ -80,9 +83,10 @@ export class ExtensionWorkers {
     worker.session = session;
     const context = deferred<number>();
     worker.context = context;
+    const created = deferred<number>();
     const offs = [
       this.log.attach(session, targetInfo.url),
-      session.on('Runtime.executionContextCreated', e => context.resolve(e.context.id)),
+      session.on('Runtime.executionContextCreated', e => created.resolve(e.context.id)),
     ];
     session.onDetached(() => {
       offs.forEach(off => off());
@@ -96,6 +100,7 @@ export class ExtensionWorkers {
       if (waitingForDebugger) {
         await session.trySend('Runtime.runIfWaitingForDebugger');
       }
+      context.resolve(await created.promise);
     })().catch((error: unknown) => debug(`extension worker ${targetInfo.url} not set up`, error));
   }
 

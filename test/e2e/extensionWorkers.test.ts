@@ -108,6 +108,9 @@ describe('--categoryExtensions: service workers', () => {
 
   it("lists the worker's console messages by extension id", async () => {
     const args = {pageId: 1, serviceWorkerId: extensionId};
+    // The worker has run its script once its last start-up message is in.
+    const started = (text: string) => text.includes('careful');
+    await Promise.all([pair.ours, pair.theirs].map(server => until(server, 'list_console_messages', args, started)));
     await both('evaluate_script', {
       serviceWorkerId: 'sw-1',
       function: "() => { setTimeout(() => { throw new Error('boom later'); }, 0); return 'scheduled'; }",
@@ -193,12 +196,12 @@ describe('--categoryExtensions: service workers', () => {
       (await ours.call('evaluate_script', {serviceWorkerId: 'sw-1', function: '() => 1'})).text,
       'Error: Service worker not found.',
     );
-    const ran = await ours.call('evaluate_script', {serviceWorkerId: 'sw-2', function: "() => self.greet('again')"});
-    assert.match(ran.text, /"hello again"/);
-    // The log is the extension's: the new worker's start adds to it.
+    // The log is the extension's: the new worker's start adds to it (and says it ran its script).
     const log = await until(ours, 'list_console_messages', {pageId: 1, serviceWorkerId: extensionId}, text =>
       /msgid=6 \[warn\] careful/.test(text),
     );
     assert.match(log, /Showing 1-6 of 6[^]*\nmsgid=5 \[log\] worker started 42 \[object Object\] \(3 args\)\n/);
+    const ran = await ours.call('evaluate_script', {serviceWorkerId: 'sw-2', function: "() => self.greet('again')"});
+    assert.match(ran.text, /"hello again"/);
   });
 });
