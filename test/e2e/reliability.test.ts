@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
@@ -206,6 +206,23 @@ describe('reliability', () => {
       } catch {
         // Already gone.
       }
+    }
+    // Until the killed processes are gone (bounded), then a moment for the
+    // server to see its socket close: a fixed pause alone raced on a loaded machine.
+    const alive = (pid: number) =>
+      existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const deadline = Date.now() + 10_000;
+    while (
+      profilePids.some(pid => {
+        try {
+          return alive(pid);
+        } catch {
+          return false;
+        }
+      }) &&
+      Date.now() < deadline
+    ) {
+      await new Promise(resolve => setTimeout(resolve, 50));
     }
     await new Promise(resolve => setTimeout(resolve, 200));
     const r = await mcp.call('list_pages');
