@@ -1,3 +1,4 @@
+import {autoConnectDir} from '../cdp/autoConnect.js';
 import type {Config} from '../cli/options.js';
 import {errorMessage, sleep} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
@@ -42,7 +43,15 @@ export class BrowserManager {
   }
 
   get attached(): boolean {
-    return Boolean(this.config.browserUrl || this.config.wsEndpoint);
+    return Boolean(this.config.browserUrl || this.config.wsEndpoint || this.config.autoConnect);
+  }
+
+  /** The attached browser, for messages: its endpoint, or the profile --autoConnect reads. */
+  #attachedTo(): string {
+    const c = this.config;
+    return c.autoConnect
+      ? `in ${autoConnectDir({userDataDir: c.userDataDir, channel: c.channel})}`
+      : `at ${shown(c.browserUrl ?? c.wsEndpoint)}`;
   }
 
   /** The running browser, if any; never starts one. */
@@ -97,9 +106,7 @@ export class BrowserManager {
     if (this.#closing || this.#browser !== browser) {
       return;
     }
-    warn(
-      `The connection to Chrome at ${shown(this.config.browserUrl ?? this.config.wsEndpoint)} dropped; reconnecting.`,
-    );
+    warn(`The connection to Chrome ${this.#attachedTo()} dropped; reconnecting.`);
     this.#browser = undefined;
     void browser.close().catch(() => undefined);
     this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
@@ -117,7 +124,11 @@ export class BrowserManager {
       import('./Browser.js'),
     ]);
     const endpoint = this.attached
-      ? await resolveAttachEndpoint({browserUrl: c.browserUrl, wsEndpoint: c.wsEndpoint})
+      ? await resolveAttachEndpoint({
+          browserUrl: c.browserUrl,
+          wsEndpoint: c.wsEndpoint,
+          autoConnect: c.autoConnect ? {userDataDir: c.userDataDir, channel: c.channel} : undefined,
+        })
       : await launchChrome({
           executablePath: c.executablePath,
           channel: c.channel,
@@ -141,7 +152,9 @@ export class BrowserManager {
       await endpoint.kill();
       throw new Error(
         this.attached
-          ? `Could not connect to Chrome at ${shown(c.browserUrl ?? c.wsEndpoint)}. Check that it is running with remote debugging enabled${c.wsHeaders ? ' and that --wsHeaders has what the endpoint asks for' : ''}.`
+          ? c.autoConnect
+            ? `Could not connect to Chrome ${this.#attachedTo()}. Check that Chrome is running and that remote debugging is enabled at chrome://inspect/#remote-debugging (and accept Chrome's prompt to allow the connection).`
+            : `Could not connect to Chrome ${this.#attachedTo()}. Check that it is running with remote debugging enabled${c.wsHeaders ? ' and that --wsHeaders has what the endpoint asks for' : ''}.`
           : 'Could not connect to the launched Chrome.',
         {cause: error},
       );
