@@ -141,13 +141,17 @@ export class BrowserManager {
           ignoreDefaultChromeArgs: c.ignoreDefaultChromeArgs,
           extensions: c.categoryExtensions,
           enableFeatures: c.categoryExperimentalWebmcp ? ['WebMCP'] : [],
+          devtools: c.experimentalDevtools,
         });
     let browser: Browser;
     try {
-      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy, {
-        dir: c.downloadsDir,
-        check: this.checkFolder,
-      });
+      browser = await Browser.connect(
+        endpoint,
+        c.wsHeaders,
+        this.urlPolicy,
+        {dir: c.downloadsDir, check: this.checkFolder},
+        {devtools: c.experimentalDevtools, includeAllPages: c.experimentalIncludeAllPages},
+      );
     } catch (error) {
       await endpoint.kill();
       throw new Error(
