@@ -1,6 +1,6 @@
 import {autoConnectDir} from '../cdp/autoConnect.js';
 import type {Config} from '../cli/options.js';
-import {errorMessage, sleep} from '../util/async.js';
+import {errorMessage, sleep, TimeoutError} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import type {Browser} from './Browser.js';
 import type {FolderCheck} from './downloads.js';
@@ -87,7 +87,9 @@ export class BrowserManager {
         return await this.#startOnce();
       } catch (error) {
         const delay = delays[attempt];
-        if (delay === undefined || this.#closing) {
+        // A handshake that ran out its (long) bound is not retried: Chrome holds it while its user is asked.
+        const handshakeTimedOut = error instanceof Error && error.cause instanceof TimeoutError;
+        if (delay === undefined || this.#closing || handshakeTimedOut) {
           throw error;
         }
         debug(
