@@ -47,6 +47,13 @@ export async function startChromium(options: ChromiumOptions = {}): Promise<Runn
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!(existsSync(file) && readFileSync(file, 'utf8').includes('\n'))) {
     if (Date.now() > deadline || child.exitCode !== null) {
+      try {
+        if (child.pid && child.exitCode === null) {
+          process.kill(-child.pid, 'SIGKILL');
+        }
+      } catch {
+        // Already gone.
+      }
       throw new Error(`Chromium did not start (no ${file}).`);
     }
     await new Promise(resolve => setTimeout(resolve, 50));

@@ -38,10 +38,9 @@ describe('--autoConnect', () => {
     fixtures.html('/beta', '<title>Beta</title><p>beta channel</p>');
     fixtures.html('/next', '<title>Next</title><p>navigated by the server</p>');
     root = mkdtempSync(join(tmpdir(), 'cdp-mcp-autoconnect-'));
-    [stable, beta] = await Promise.all([
-      startChromium({userDataDir: join(root, 'google-chrome'), url: fixtures.url('/stable')}),
-      startChromium({userDataDir: join(root, 'google-chrome-beta'), url: fixtures.url('/beta')}),
-    ]);
+    // One after the other, so that `after` can end the first if the second fails to start.
+    stable = await startChromium({userDataDir: join(root, 'google-chrome'), url: fixtures.url('/stable')});
+    beta = await startChromium({userDataDir: join(root, 'google-chrome-beta'), url: fixtures.url('/beta')});
   });
 
   after(async () => {
