@@ -44,6 +44,13 @@ export type FolderCheck = (dir: string) => Promise<string>;
 const MAX_FILE_NAME_CHARS = 200;
 /** Downloads kept in the list (oldest dropped first). */
 const MAX_RECORDS = 500;
+/**
+ * How long a folder verdict stands for calls under the same roots. Checking
+ * costs several file-system calls (0.5-14 ms on a loaded machine, as much as
+ * a small page's snapshot), and calls come in bursts; new roots or a verdict
+ * older than this are checked again.
+ */
+const FOLDER_RECHECK_MS = 2_000;
 
 /** A suggested file name that cannot leave the folder nor hide: no separators, no leading dots, no control characters. */
 export function safeFileName(suggested: string): string {
@@ -70,6 +77,8 @@ export class DownloadTracker {
   #allowedDir: string | undefined;
   #refusal: string | undefined;
   #configured = false;
+  /** The roots the last check ran under, and when. */
+  #checked: {roots: string; at: number} | undefined;
 
   constructor(
     readonly connection: CdpConnection,
@@ -101,9 +110,20 @@ export class DownloadTracker {
 
   /**
    * Re-checks the folder against the roots (they can change; `check`: those of
-   * the calling session) and updates every context when the verdict changed.
+   * the calling session, `roots` names them) and updates every context when
+   * the verdict changed. Under the same roots a recent verdict stands.
    */
-  async refresh(check: FolderCheck = this.check): Promise<void> {
+  async refresh(check: FolderCheck = this.check, roots?: string): Promise<void> {
+    const now = performance.now();
+    if (
+      this.#configured &&
+      roots !== undefined &&
+      this.#checked?.roots === roots &&
+      now - this.#checked.at < FOLDER_RECHECK_MS
+    ) {
+      return;
+    }
+    this.#checked = roots === undefined ? undefined : {roots, at: now};
     let allowed: string | undefined;
     let refusal: string | undefined;
     try {

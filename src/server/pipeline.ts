@@ -204,7 +204,7 @@ export class Pipeline {
     // The downloads folder must be inside this session's roots, which its client may have changed.
     await session.rootsReady();
     const {downloads} = scope.browser;
-    await downloads.refresh(dir => files.validate(dir));
+    await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
     const downloadsMark = downloads.mark();
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {

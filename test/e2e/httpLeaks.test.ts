@@ -4,7 +4,7 @@ import {describe, it} from 'node:test';
 import {type HttpTestServer, startHttpServer} from '../../src/testing/httpClient.js';
 
 /** Sessions opened and closed; a few at a time, as several agents would. */
-const SESSIONS = 80;
+const SESSIONS = 200;
 const AT_ONCE = 4;
 /** Heap growth allowed after GC (as the soak check): what is left is noise, not per-session state. */
 const HEAP_GROWTH_LIMIT = 0.1;

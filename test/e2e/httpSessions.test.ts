@@ -234,7 +234,12 @@ describe('HTTP sessions: expiry', () => {
       // expiry (3 s, swept every 750 ms) may take far more calls than usual.
       let report = during;
       const deadline = Date.now() + 30_000;
-      while (report.mcpSessions > before.mcpSessions && Date.now() < deadline) {
+      // The session goes first, then its context and pages close (async).
+      const settled = () =>
+        report.mcpSessions === before.mcpSessions &&
+        report.contexts === before.contexts &&
+        report.targets === before.targets;
+      while (!settled() && Date.now() < deadline) {
         await busy.call('list_pages');
         await new Promise(resolve => setTimeout(resolve, 100));
         report = await server.heapReport();

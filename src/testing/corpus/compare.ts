@@ -1,6 +1,6 @@
 /**
  * One comparison point of a corpus page: both servers' snapshots, verbose
- * then non-verbose, normalised and diffed as the oracle library does (uid
+ * then non-verbose (timed: one server after the other), normalised and diffed as the oracle library does (uid
  * placeholders kept across the page's comparisons, so uid stability is
  * compared too). The non-verbose one is taken last: it is each server's
  * latest snapshot, whose uids the next interaction uses, so no extra
@@ -37,13 +37,27 @@ export class CorpusComparison {
   readonly #ours = new UidNormalizer();
   /** The reference shares one uid among AX nodes without a DOM node (see the oracle library). */
   readonly #theirs = new UidNormalizer(true);
+  #points = 0;
 
   constructor(readonly pair: OraclePair) {}
 
   async #mode(
     verbose: boolean,
   ): Promise<{cmp: ModeComparison; ours: {text: string; ms: number}; theirs: {text: string; ms: number}}> {
-    const [ours, theirs] = await Promise.all([timed(this.pair.ours, verbose), timed(this.pair.theirs, verbose)]);
+    // The timed (non-verbose) ones one after the other, each server first in
+    // turn: run at the same time, the two Chromes compete for the cores and
+    // the times say little. Verbose ones (not timed) run together.
+    let ours: {text: string; ms: number};
+    let theirs: {text: string; ms: number};
+    if (verbose) {
+      [ours, theirs] = await Promise.all([timed(this.pair.ours, verbose), timed(this.pair.theirs, verbose)]);
+    } else if (this.#points++ % 2 === 0) {
+      ours = await timed(this.pair.ours, verbose);
+      theirs = await timed(this.pair.theirs, verbose);
+    } else {
+      theirs = await timed(this.pair.theirs, verbose);
+      ours = await timed(this.pair.ours, verbose);
+    }
     const o = this.#ours.normalize(snapshotSection(ours.text));
     const t = this.#theirs.normalize(snapshotSection(theirs.text));
     return {cmp: {ours: o, theirs: t, diff: diffLines(o, t)}, ours, theirs};
