@@ -11,9 +11,11 @@ import tseslint from 'typescript-eslint';
  * The layers of src/, lowest first. A layer may import only from layers below
  * it and from the leaves; leaves import only other leaves (and protocol types).
  * `input`, `snapshot` and `devtools` (DevTools' own models: traces, CSS, heap
- * snapshots, Lighthouse) sit side by side and do not import each other.
+ * snapshots, Lighthouse) sit side by side and do not import each other; so do
+ * `server` (the MCP server) and `client` (the `cdp-mcp start|status|stop|<tool>`
+ * commands, a small MCP client of the background server over fetch).
  */
-const LAYERS = ['cdp', 'browser', 'input|snapshot|devtools', 'tools', 'server', 'bin'];
+const LAYERS = ['cdp', 'browser', 'input|snapshot|devtools', 'tools', 'server|client', 'bin'];
 /** Imported by every layer; they import no layer. */
 const LEAVES = ['util', 'response', 'cli'];
 /** Leaf-to-leaf imports that are allowed (cli and response use util). */
@@ -126,7 +128,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
-  ...['cdp', 'browser', 'input', 'snapshot', 'devtools', 'tools', 'server', 'bin', ...LEAVES].map(layerRule),
+  ...['cdp', 'browser', 'input', 'snapshot', 'devtools', 'tools', 'server', 'client', 'bin', ...LEAVES].map(layerRule),
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

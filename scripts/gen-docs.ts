@@ -1,17 +1,29 @@
 /**
- * Rewrites the generated parts of the docs from the code they describe.
+ * Rewrites the generated parts of the docs from the code they describe: the
+ * README's flag tables and docs/tools.md.
  * Usage: npm run gen-docs (= tsc -p . && node build/scripts/gen-docs.js).
  */
 import {readFileSync, writeFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
 import {withGeneratedFlags} from './readmeDocs.js';
+import {TOOLS_DOC, toolsMarkdown} from './toolDocs.js';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
-
-const before = readFileSync(README, 'utf8');
-const after = withGeneratedFlags(before);
-if (after !== before) {
-  writeFileSync(README, after);
+/** Writes `file` (relative to the repository) when `rewrite` changes it, and says so. */
+function regenerate(file: string, what: string, rewrite: (before: string) => string): void {
+  const path = fileURLToPath(new URL(`../../${file}`, import.meta.url));
+  let before = '';
+  try {
+    before = readFileSync(path, 'utf8');
+  } catch {
+    // A generated file that does not exist yet.
+  }
+  const after = rewrite(before);
+  if (after !== before) {
+    writeFileSync(path, after);
+  }
+  process.stdout.write(`${after === before ? 'unchanged' : 'updated'}: ${file} (${what})\n`);
 }
-process.stdout.write(`${after === before ? 'unchanged' : 'updated'}: README.md (flag tables)\n`);
+
+regenerate('README.md', 'flag tables', withGeneratedFlags);
+regenerate(TOOLS_DOC, 'every tool', () => toolsMarkdown());

@@ -6,11 +6,11 @@ import {type Deferred, deferred, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {canonicalPath} from '../util/sandbox.js';
 import {DownloadTracker, type FolderCheck} from './downloads.js';
-import {ExtensionWorkers} from './extensionWorkers.js';
+import {ExtensionWorkers, isExtensionWorker} from './extensionWorkers.js';
 import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
 import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
-import {UrlPolicy} from './urlPolicy.js';
+import {applyUrlPolicy, UrlPolicy} from './urlPolicy.js';
 
 /** Where downloads go and how their folder is checked against the allowed roots. */
 export interface DownloadOptions {
@@ -190,14 +190,20 @@ export class Browser {
 
   #onAttached({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const c = this.connection;
+    if (isExtensionWorker(targetInfo.type, targetInfo.url)) {
+      const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
+      if (this.urlPolicy.active) {
+        void applyUrlPolicy(session, this.urlPolicy, targetInfo);
+      }
+      // Sent after the policy's commands, so the worker starts with them applied.
+      this.extensionWorkers.adopt(session, targetInfo, waitingForDebugger);
+      return;
+    }
     if (this.urlPolicy.active && WORKER_TYPES.has(targetInfo.type)) {
       // Workers fetch on their own: they stay attached so the URL policy applies to them.
       const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
       void Promise.all([
-        session.trySend('Network.enable'),
-        session
-          .send('Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: this.urlPolicy.rules(undefined)})
-          .catch((error: unknown) => debug(`URL policy not applied to ${targetInfo.type} ${targetInfo.url}`, error)),
+        applyUrlPolicy(session, this.urlPolicy, targetInfo),
         waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
       ]);
       return;

@@ -1,6 +1,7 @@
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {Browser, PageOwner} from './Browser.js';
+import type {DownloadRecord} from './downloads.js';
 import type {Page} from './Page.js';
 import {resizeContent} from './window.js';
 
@@ -100,6 +101,20 @@ export class BrowserScope implements PageOwner {
       ...(this.#mainContext ? [{id: this.#mainContext, name: undefined}] : []),
       ...[...this.#named].map(([name, id]) => ({id, name})),
     ];
+  }
+
+  /**
+   * Whether a download is this session's: begun by one of its pages (open or
+   * closed since), or, for the session of the default context, by a frame
+   * no page is known for. Other sessions' file names stay their business.
+   */
+  ownsDownload(record: DownloadRecord): boolean {
+    return record.ownerId === undefined ? this.browser.isDefaultOwner(this) : record.ownerId === this.ownerId;
+  }
+
+  /** This session's downloads, oldest first. */
+  downloads(): DownloadRecord[] {
+    return this.browser.downloads.list().filter(r => this.ownsDownload(r));
   }
 
   /** This session's open pages in id order. */

@@ -28,6 +28,8 @@ export interface DownloadRecord {
   readonly fileName: string;
   /** The page whose frame started it, if known. */
   readonly pageId: number | undefined;
+  /** The session (page owner) that page belonged to then: only it sees the download. */
+  readonly ownerId: number | undefined;
   state: DownloadState;
   receivedBytes: number;
   totalBytes: number;
@@ -84,7 +86,9 @@ export class DownloadTracker {
     readonly connection: CdpConnection,
     readonly dir: string,
     readonly check: FolderCheck,
-    readonly pageOfFrame: (frameId: string) => {id: number; browserContextId: string | undefined} | undefined,
+    readonly pageOfFrame: (
+      frameId: string,
+    ) => {id: number; browserContextId: string | undefined; ownerId: number | undefined} | undefined,
   ) {
     connection.on('Browser.downloadWillBegin', event => void this.#onBegin(event));
     connection.on('Browser.downloadProgress', event => void this.#onProgress(event));
@@ -208,6 +212,7 @@ export class DownloadTracker {
       url,
       fileName: safeFileName(suggestedFilename),
       pageId: page?.id,
+      ownerId: page?.ownerId,
       state: 'inProgress',
       receivedBytes: 0,
       totalBytes: 0,

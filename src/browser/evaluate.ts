@@ -1,3 +1,5 @@
+import type {Protocol} from '../../protocol/index.js';
+import type {CdpSession} from '../cdp/CdpConnection.js';
 import {CdpTimeoutError} from '../cdp/errors.js';
 import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import {exceptionMessage} from './exceptions.js';
@@ -55,29 +57,67 @@ export async function evaluateInPage(
         {timeout: EVALUATE_TIMEOUT_MS, signal},
       );
     }
-    const expression =
-      format === 'script'
-        ? `(async () => JSON.stringify(await eval(${JSON.stringify(code)})))()`
-        : `(async () => { const fn = (${code}\n); return JSON.stringify(await fn()); })()`;
     return session.send(
       'Runtime.evaluate',
-      {expression, awaitPromise: true, returnByValue: true, userGesture: true},
+      {expression: evaluationExpression(code, format), awaitPromise: true, returnByValue: true, userGesture: true},
       {timeout: EVALUATE_TIMEOUT_MS, signal},
     );
   };
-  const {value, settle} = await runAndSettle(page, run, {
-    handleDialog: request.dialogAction,
-    waitForStableDom: request.waitForStableDom,
-    signal,
-  }).catch((error: unknown) => {
-    if (error instanceof CdpTimeoutError) {
-      throw new Error(
-        `The script did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s and was abandoned (it may still run in the page). Return sooner, e.g. without waiting on long timers, or split the work into several calls.`,
-        {cause: error},
-      );
-    }
-    throw error;
-  });
+  return settled(page, run, request.dialogAction, request.waitForStableDom, signal);
+}
+
+/** The expression that runs `code` and gives its awaited result as JSON text. */
+function evaluationExpression(code: string, format: EvaluationRequest['format']): string {
+  return format === 'script'
+    ? `(async () => JSON.stringify(await eval(${JSON.stringify(code)})))()`
+    : `(async () => { const fn = (${code}\n); return JSON.stringify(await fn()); })()`;
+}
+
+/**
+ * Runs a function or script in an extension service worker (its session),
+ * waiting on `page` (the selected one) for what it caused, as the reference
+ * does; never for the DOM, which a worker cannot touch.
+ */
+export async function evaluateInWorker(
+  page: Page,
+  {session, contextId}: {session: CdpSession; contextId: number},
+  request: Omit<EvaluationRequest, 'uids' | 'waitForStableDom'>,
+  {signal}: CallControl = NO_CALL_CONTROL,
+): Promise<EvaluationResult> {
+  const run = () =>
+    session.send(
+      'Runtime.evaluate',
+      {
+        expression: evaluationExpression(request.code, request.format),
+        contextId,
+        awaitPromise: true,
+        returnByValue: true,
+      },
+      {timeout: EVALUATE_TIMEOUT_MS, signal},
+    );
+  return settled(page, run, request.dialogAction, false, signal);
+}
+
+type EvaluationAnswer = {result: Protocol.Runtime.RemoteObject; exceptionDetails?: Protocol.Runtime.ExceptionDetails};
+
+async function settled(
+  page: Page,
+  run: () => Promise<EvaluationAnswer>,
+  dialogAction: string,
+  waitForStableDom: boolean,
+  signal: AbortSignal | undefined,
+): Promise<EvaluationResult> {
+  const {value, settle} = await runAndSettle(page, run, {handleDialog: dialogAction, waitForStableDom, signal}).catch(
+    (error: unknown) => {
+      if (error instanceof CdpTimeoutError) {
+        throw new Error(
+          `The script did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s and was abandoned (it may still run in the page). Return sooner, e.g. without waiting on long timers, or split the work into several calls.`,
+          {cause: error},
+        );
+      }
+      throw error;
+    },
+  );
   if (value?.exceptionDetails) {
     throw new Error(exceptionMessage(value.exceptionDetails));
   }

@@ -3,9 +3,12 @@
  * discovery only when the page listens for `devtoolstooldiscovery` (checked
  * without running page code), groups cached per page for execution.
  */
+import {randomUUID} from 'node:crypto';
+
+import type {Protocol} from '../../protocol/index.js';
 import {exceptionMessage} from './exceptions.js';
 import type {Page} from './Page.js';
-import {DISCOVER_TOOLS, EXECUTE_TOOL} from './thirdPartyPage.js';
+import {ANCESTORS_OF, DISCOVER_TOOLS, EXECUTE_TOOL} from './thirdPartyPage.js';
 
 /** Bound on discovery and on one tool run. */
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -96,12 +99,89 @@ export function findThirdPartyTool(page: Page, name: string): ThirdPartyTool {
   throw new Error(`Tool ${name} not found`);
 }
 
-/** Runs the page's tool; parameters that are `{uid}` reach it as the elements. Returns its result as JSON text. */
+/** An element a tool returned, with what a snapshot needs to place it. */
+export interface ReturnedElement {
+  backendNodeId: number;
+  localName: string;
+  /** Its ancestor elements, nearest first. */
+  ancestors: number[];
+  /** Every node inside it (shadow trees and frame documents included). */
+  descendants: Set<number>;
+}
+
+/** A tool's result: JSON text in which `{[marker]: i}` stands for `elements[i]`. */
+export interface ThirdPartyResult {
+  json: string | undefined;
+  marker: string;
+  elements: ReturnedElement[];
+}
+
+/** The objects a run holds in the page, released together when it is done. */
+const OBJECT_GROUP = 'cdp-mcp-3p-tool';
+
+type Described = Protocol.DOM.Node;
+
+function collectDescendants(node: Described, into: Set<number>): void {
+  for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? []), ...(node.pseudoElements ?? [])]) {
+    into.add(child.backendNodeId);
+    collectDescendants(child, into);
+  }
+  if (node.contentDocument) {
+    into.add(node.contentDocument.backendNodeId);
+    collectDescendants(node.contentDocument, into);
+  }
+}
+
+/** Own array elements of a remote array, by index. */
+async function arrayItems(page: Page, objectId: string): Promise<Map<number, Protocol.Runtime.RemoteObject>> {
+  const {result} = await page.session.send(
+    'Runtime.getProperties',
+    {objectId, ownProperties: true},
+    DISCOVERY_TIMEOUT_MS,
+  );
+  const items = new Map<number, Protocol.Runtime.RemoteObject>();
+  for (const property of result) {
+    if (/^\d+$/.test(property.name) && property.value) {
+      items.set(Number(property.name), property.value);
+    }
+  }
+  return items;
+}
+
+async function describeReturned(page: Page, objectId: string): Promise<ReturnedElement> {
+  const send = page.session.send.bind(page.session);
+  const [{node}, chain] = await Promise.all([
+    send('DOM.describeNode', {objectId, depth: -1, pierce: true}, DISCOVERY_TIMEOUT_MS),
+    send(
+      'Runtime.callFunctionOn',
+      {objectId, functionDeclaration: ANCESTORS_OF, objectGroup: OBJECT_GROUP},
+      DISCOVERY_TIMEOUT_MS,
+    ),
+  ]);
+  const ancestorObjects = chain.result.objectId ? [...(await arrayItems(page, chain.result.objectId))] : [];
+  const ancestors = await Promise.all(
+    ancestorObjects
+      .sort(([a], [b]) => a - b)
+      .map(async ([, value]) =>
+        value.objectId
+          ? (await send('DOM.describeNode', {objectId: value.objectId}, DISCOVERY_TIMEOUT_MS)).node.backendNodeId
+          : 0,
+      ),
+  );
+  const descendants = new Set<number>();
+  collectDescendants(node, descendants);
+  return {backendNodeId: node.backendNodeId, localName: node.localName, ancestors, descendants};
+}
+
+/**
+ * Runs the page's tool; parameters that are `{uid}` reach it as the elements.
+ * Returns its result as JSON text, the elements in it described for a snapshot.
+ */
 export async function executeThirdPartyTool(
   page: Page,
   name: string,
   params: Record<string, unknown>,
-): Promise<string | undefined> {
+): Promise<ThirdPartyResult> {
   const isUid = (value: unknown): value is {uid: string} =>
     !!value &&
     typeof value === 'object' &&
@@ -109,34 +189,79 @@ export async function executeThirdPartyTool(
     typeof (value as {uid?: unknown}).uid === 'string';
   const elementKeys = Object.keys(params).filter(key => isUid(params[key]));
   const plainArgs = Object.fromEntries(Object.entries(params).filter(([key]) => !elementKeys.includes(key)));
-  let target: string;
-  let elementIds: string[] = [];
-  if (elementKeys.length) {
-    const {session, objectIds} = await page.resolveElementsForEvaluation(
-      elementKeys.map(key => (params[key] as {uid: string}).uid),
-    );
-    if (session !== page.session) {
-      throw new Error('Elements passed to a page tool must be in the main frame, not in an iframe.');
+  const marker = `cdpMcpElement-${randomUUID()}`;
+  try {
+    let target: string;
+    let elementIds: string[] = [];
+    if (elementKeys.length) {
+      const {session, objectIds} = await page.resolveElementsForEvaluation(
+        elementKeys.map(key => (params[key] as {uid: string}).uid),
+      );
+      if (session !== page.session) {
+        throw new Error('Elements passed to a page tool must be in the main frame, not in an iframe.');
+      }
+      elementIds = objectIds;
+      target = objectIds[0] ?? '';
+    } else {
+      const {result} = await page.session.send(
+        'Runtime.evaluate',
+        {expression: 'window', objectGroup: OBJECT_GROUP},
+        DISCOVERY_TIMEOUT_MS,
+      );
+      target = result.objectId ?? '';
     }
-    elementIds = objectIds;
-    target = objectIds[0] ?? '';
-  } else {
-    const {result} = await page.session.send('Runtime.evaluate', {expression: 'window'}, DISCOVERY_TIMEOUT_MS);
-    target = result.objectId ?? '';
+    const {result, exceptionDetails} = await page.session.send(
+      'Runtime.callFunctionOn',
+      {
+        functionDeclaration: EXECUTE_TOOL,
+        objectId: target,
+        arguments: [
+          {value: name},
+          {value: plainArgs},
+          {value: elementKeys},
+          {value: marker},
+          ...elementIds.map(objectId => ({objectId})),
+        ],
+        awaitPromise: true,
+        objectGroup: OBJECT_GROUP,
+      },
+      EXECUTE_TIMEOUT_MS,
+    );
+    if (exceptionDetails) {
+      throw new Error(exceptionMessage(exceptionDetails));
+    }
+    const items = result.objectId
+      ? await arrayItems(page, result.objectId)
+      : new Map<number, Protocol.Runtime.RemoteObject>();
+    const text: unknown = items.get(0)?.value;
+    const elements: ReturnedElement[] = [];
+    for (let i = 1; items.has(i); i++) {
+      const objectId = items.get(i)?.objectId;
+      if (objectId) {
+        elements.push(await describeReturned(page, objectId));
+      }
+    }
+    return {json: typeof text === 'string' ? text : undefined, marker, elements};
+  } finally {
+    await page.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
   }
-  const {result, exceptionDetails} = await page.session.send(
-    'Runtime.callFunctionOn',
-    {
-      functionDeclaration: EXECUTE_TOOL,
-      objectId: target,
-      arguments: [{value: name}, {value: plainArgs}, {value: elementKeys}, ...elementIds.map(objectId => ({objectId}))],
-      awaitPromise: true,
-      returnByValue: true,
-    },
-    EXECUTE_TIMEOUT_MS,
-  );
-  if (exceptionDetails) {
-    throw new Error(exceptionMessage(exceptionDetails));
+}
+
+/**
+ * The result with each element marker replaced by `{uid}` (the element's uid
+ * in the snapshot taken for the answer); `uids[i]` is the i-th element's.
+ */
+export function withElementUids(value: unknown, marker: string, uids: ReadonlyArray<string | undefined>): unknown {
+  if (Array.isArray(value)) {
+    return value.map(item => withElementUids(item, marker, uids));
   }
-  return typeof result.value === 'string' ? result.value : undefined;
+  if (!value || typeof value !== 'object') {
+    return value;
+  }
+  const entries = Object.entries(value);
+  const [only] = entries;
+  if (entries.length === 1 && only?.[0] === marker && typeof only[1] === 'number') {
+    return {uid: uids[only[1]] ?? `stashed-${only[1]}`};
+  }
+  return Object.fromEntries(entries.map(([key, item]) => [key, withElementUids(item, marker, uids)]));
 }

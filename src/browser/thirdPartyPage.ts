@@ -53,21 +53,27 @@ export const DISCOVER_TOOLS = `(async () => {
 
 /**
  * Runs a tool (called on an object of the main world, the elements after
- * the keys they replace) and returns its result as JSON text, made
- * serialisable: elements become `{stashedId}`, functions, class instances
- * and circular references become descriptive strings.
+ * the keys they replace) and returns `[json, ...elements]`: its result as
+ * JSON text made serialisable (each element in the document becomes
+ * `{[marker]: i}`, the i-th element after the text; an element out of the
+ * document, which no snapshot can show, a descriptive string; so do
+ * functions, class instances and circular references).
  */
-export const EXECUTE_TOOL = `async function (name, args, elementKeys, ...elements) {
+export const EXECUTE_TOOL = `async function (name, args, elementKeys, marker, ...elements) {
   elementKeys.forEach((key, i) => (args[key] = elements[i]));
   if (!window.__dtmcp?.executeTool) {
     throw new Error('No tools found on the page');
   }
   const result = await window.__dtmcp.executeTool(name, args);
   const ancestors = new Set();
-  let stashed = 0;
+  const stashed = [];
   const plain = value => {
     if (value instanceof Element) {
-      return {stashedId: 'stashed-' + stashed++};
+      if (!value.isConnected) {
+        return '<Detached ' + value.localName + ' element>';
+      }
+      stashed.push(value);
+      return {[marker]: stashed.length - 1};
     }
     if (typeof value === 'function') {
       return '<Function object>';
@@ -89,5 +95,14 @@ export const EXECUTE_TOOL = `async function (name, args, elementKeys, ...element
     ancestors.delete(value);
     return out;
   };
-  return JSON.stringify(plain(result));
+  return [JSON.stringify(plain(result)), ...stashed];
+}`;
+
+/** In the page, on an element: its ancestors, nearest first (a shadow root's host stands for the root). */
+export const ANCESTORS_OF = `function () {
+  const out = [];
+  for (let n = this.parentNode; n; n = n instanceof ShadowRoot ? n.host : n.parentNode) {
+    if (n.nodeType === Node.ELEMENT_NODE) out.push(n);
+  }
+  return out;
 }`;

@@ -1,4 +1,6 @@
 import type {Protocol} from '../../protocol/index.js';
+import type {CdpSession} from '../cdp/CdpConnection.js';
+import {debug} from '../util/logger.js';
 import {compileUrlPattern} from '../util/urlPattern.js';
 
 type Conditions = Protocol.Network.NetworkConditions;
@@ -91,4 +93,18 @@ function safeTest(matcher: Matcher, url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Applies the policy to a worker's own session (workers fetch on their own). */
+export async function applyUrlPolicy(
+  session: CdpSession,
+  policy: UrlPolicy,
+  target: {type: string; url: string},
+): Promise<void> {
+  await Promise.all([
+    session.trySend('Network.enable'),
+    session
+      .send('Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: policy.rules(undefined)})
+      .catch((error: unknown) => debug(`URL policy not applied to ${target.type} ${target.url}`, error)),
+  ]);
 }

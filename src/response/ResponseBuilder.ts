@@ -18,6 +18,8 @@ export interface SnapshotRequest {
   sinceLast?: boolean;
   /** Cut the inline snapshot after this many characters (at a line boundary). */
   maxChars?: number;
+  /** A snapshot the tool already took for this response (its uids are in the tool's own lines): shown as is. */
+  text?: string;
 }
 
 export type {ToolSectionName} from './sections.js';

@@ -47,10 +47,7 @@ export async function resolveResponseState(options: {
     await scope.browser.downloads.waitForBegun(mark, page.id, expected, DOWNLOAD_BEGIN_TIMEOUT_MS);
   }
   // Only this session's: other sessions' pages download into the same folder.
-  const own = new Set(scope.pages().map(p => p.id));
-  const downloads = (mark === undefined ? [] : scope.browser.downloads.since(mark)).filter(
-    d => d.pageId === undefined || d.pageId === page?.id || own.has(d.pageId),
-  );
+  const downloads = (mark === undefined ? [] : scope.browser.downloads.since(mark)).filter(d => scope.ownsDownload(d));
   if (downloads.length) {
     // Most downloads are small: say where the file is rather than "in progress".
     await scope.browser.downloads.settle(downloads, DOWNLOAD_WAIT_MS);

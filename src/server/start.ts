@@ -1,6 +1,7 @@
 import type {Config} from '../cli/options.js';
 import {ServerCore} from './core.js';
 import {type CdpMcpServer, createServer} from './createServer.js';
+import {daemonDir, publishDaemon} from './daemon.js';
 import type {HttpServerHandle} from './http.js';
 import {exitWith, reportHeapOnSignal} from './lifecycle.js';
 import {serveStdio} from './stdio.js';
@@ -32,10 +33,11 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     return {transport: 'stdio', core: instance.core, close: () => instance.close()};
   }
   const core = new ServerCore(config);
-  const serving: {http?: HttpServerHandle} = {};
+  const serving: {http?: HttpServerHandle; release?: () => void} = {};
   const close = async () => {
     await serving.http?.close();
     await core.close();
+    serving.release?.();
   };
   if (options.exitOnSignal) {
     // Before listening: a signal may come as soon as the address is printed.
@@ -57,5 +59,12 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     throw error;
   });
   serving.http = http;
+  const dir = options.exitOnSignal ? daemonDir() : undefined;
+  if (dir !== undefined) {
+    serving.release = await publishDaemon(dir, http).catch(async (error: unknown) => {
+      await close();
+      throw error;
+    });
+  }
   return {transport: 'http', http: {url: http.url, port: http.port, token: http.token}, core, close};
 }

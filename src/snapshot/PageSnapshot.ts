@@ -8,6 +8,7 @@ import {
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {captureTree, SnapshotEnv} from './engine.js';
+import {type ExtraElement, insertExtraNodes} from './extraNodes.js';
 import {formatSnapshot} from './format.js';
 import type {SnapNode} from './types.js';
 import {type UidAssignment, UidRegistry} from './uids.js';
@@ -82,9 +83,15 @@ export class SnapshotState implements ElementResolver {
 
   constructor(readonly page: Page) {}
 
-  /** Takes a new snapshot, makes it the page's current one and returns its text. */
-  async capture(verbose: boolean): Promise<string> {
+  /**
+   * Takes a new snapshot, makes it the page's current one and returns its
+   * text; `extras` are elements it must show (insertExtraNodes).
+   */
+  async capture(verbose: boolean, extras: readonly ExtraElement[] = []): Promise<string> {
     const root = await captureTree(this.page, verbose, this.#env);
+    if (extras.length && root.ref) {
+      insertExtraNodes(root, extras, root.ref.frame);
+    }
     const assignment = this.#uids.assign(root);
     this.#latest = assignment;
     return formatSnapshot(root, node => assignment.uidOf.get(node) ?? '', verbose);
@@ -168,10 +175,10 @@ export function snapshotState(page: Page): SnapshotState {
   return state;
 }
 
-/** Takes a snapshot of the page and makes its uids the ones tools resolve. */
-export async function takeSnapshot(page: Page, verbose: boolean): Promise<string> {
+/** Takes a snapshot of the page (showing `extras` too) and makes its uids the ones tools resolve. */
+export async function takeSnapshot(page: Page, verbose: boolean, extras?: readonly ExtraElement[]): Promise<string> {
   const state = snapshotState(page);
-  const text = await state.capture(verbose);
+  const text = await state.capture(verbose, extras);
   page.elements = state;
   return text;
 }

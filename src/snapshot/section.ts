@@ -45,7 +45,7 @@ export async function snapshotSection(
   if (page.dialog) {
     return [];
   }
-  const text = await takeSnapshot(page, request.verbose);
+  const text = request.text ?? (await takeSnapshot(page, request.verbose));
   const before = latest.get(page);
   latest.set(page, {text, verbose: request.verbose});
   const {heading, body} = request.sinceLast

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 
+import type {Config} from '../cli/options.js';
 import {
   type ConsoleListItem,
   formatConsoleDetail,
@@ -31,53 +32,68 @@ const CONSOLE_TYPES = [
   'issue',
 ] as const;
 
-export const listConsoleMessages = definePageTool({
-  name: 'list_console_messages',
-  description:
-    'List console messages of the page since its last navigation: console.* calls, uncaught errors, browser log entries and DevTools issues, with msgids for get_console_message.',
-  annotations: {category: 'debugging', readOnlyHint: true},
-  blockedByDialog: false,
-  sections: ['consoleList'],
-  outputHint: 'Page through the messages with pageSize and pageIdx, or filter them with types.',
-  schema: {
-    ...paginationEntries('Messages'),
-    types: v.optional(
-      v.pipe(
-        v.array(v.picklist(CONSOLE_TYPES)),
-        v.description(
-          'Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.',
+export const listConsoleMessages = (config: Config) =>
+  definePageTool({
+    name: 'list_console_messages',
+    description: `List console messages of the page since its last navigation: console.* calls, uncaught errors, browser log entries and DevTools issues, with msgids for get_console_message.${config.categoryExtensions ? " This includes messages of extensions' content scripts." : ''}`,
+    annotations: {category: 'debugging', readOnlyHint: true},
+    blockedByDialog: false,
+    sections: ['consoleList'],
+    outputHint: 'Page through the messages with pageSize and pageIdx, or filter them with types.',
+    schema: {
+      ...paginationEntries('Messages'),
+      types: v.optional(
+        v.pipe(
+          v.array(v.picklist(CONSOLE_TYPES)),
+          v.description(
+            'Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.',
+          ),
         ),
       ),
-    ),
-    includePreservedMessages: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description('Also list messages of the last 2 navigations before the current one. Default is false.'),
+      includePreservedMessages: v.optional(
+        v.pipe(
+          v.boolean(),
+          v.description('Also list messages of the last 2 navigations before the current one. Default is false.'),
+        ),
       ),
-    ),
-    includeStackTraces: v.optional(
-      v.pipe(v.boolean(), v.description('Show the (source-mapped) stack trace under each message. Default is false.')),
-    ),
-  },
-  async handler({params, page}, response) {
-    const types = params.types?.length ? new Set<string>(params.types) : undefined;
-    const entries = page.console
-      .list(params.includePreservedMessages ?? false)
-      .filter(entry => !types || types.has(entry.type));
-    const items = await Promise.all(
-      entries.map(async (entry): Promise<ConsoleListItem> => ({
-        id: entry.id,
-        type: entry.type,
-        text: entry.text,
-        argsCount: entry.argsCount,
-        issueCount: entry.kind === 'issue' ? entry.count : undefined,
-        stack: params.includeStackTraces ? await page.console.stack(entry) : undefined,
-      })),
-    );
-    const {pageSize, pageIdx} = params;
-    response.section('consoleList', formatConsoleList(items, pageSize, pageIdx), {items, pageSize, pageIdx});
-  },
-});
+      includeStackTraces: v.optional(
+        v.pipe(
+          v.boolean(),
+          v.description('Show the (source-mapped) stack trace under each message. Default is false.'),
+        ),
+      ),
+      serviceWorkerId: v.optional(
+        v.pipe(
+          v.string(),
+          v.description(
+            "List the messages of an extension's service worker instead of the page's: give the extension's id (as list_extensions shows it, not the sw-<n> id of list_pages). Their msgids are not get_console_message's.",
+          ),
+        ),
+      ),
+    },
+    async handler({params, page}, response, {browser}) {
+      const types = params.types?.length ? new Set<string>(params.types) : undefined;
+      // As in the reference: worker messages come without stack traces, whatever includeStackTraces says.
+      const fromWorker = Boolean(params.serviceWorkerId);
+      const entries = (
+        params.serviceWorkerId
+          ? browser.serviceWorkerMessages(params.serviceWorkerId)
+          : page.console.list(params.includePreservedMessages ?? false)
+      ).filter(entry => !types || types.has(entry.type));
+      const items = await Promise.all(
+        entries.map(async (entry): Promise<ConsoleListItem> => ({
+          id: entry.id,
+          type: entry.type,
+          text: entry.text,
+          argsCount: entry.argsCount,
+          issueCount: entry.kind === 'issue' ? entry.count : undefined,
+          stack: params.includeStackTraces && !fromWorker ? await page.console.stack(entry) : undefined,
+        })),
+      );
+      const {pageSize, pageIdx} = params;
+      response.section('consoleList', formatConsoleList(items, pageSize, pageIdx), {items, pageSize, pageIdx});
+    },
+  });
 
 export const getConsoleMessage = definePageTool({
   name: 'get_console_message',

@@ -100,6 +100,8 @@ export interface ToolBrowser {
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   readonly extensions: ToolExtensions;
   readonly pwa: ToolPwa;
+  /** Console messages of an extension's service workers, by extension id (none for ids never seen). */
+  serviceWorkerMessages(extensionId: string): readonly ConsoleEntry[];
   /** Every download of this browser session, oldest first. */
   downloads(): readonly DownloadRecord[];
 }
@@ -119,8 +121,12 @@ export interface ToolThirdParty {
   discover(): Promise<ThirdPartyGroup[]>;
   /** A tool of the last discovery; throws `Tool <name> not found`. */
   find(name: string): ThirdPartyTool;
-  /** Runs the tool; `{uid}` parameters reach it as elements. Its result as JSON text. */
-  execute(name: string, params: Record<string, unknown>): Promise<string | undefined>;
+  /**
+   * Runs the tool; `{uid}` parameters reach it as elements. Its result made
+   * JSON-safe; elements in it become `{uid}` of a snapshot taken to show them
+   * (then the page's latest, its text returned too).
+   */
+  execute(name: string, params: Record<string, unknown>): Promise<{value: unknown; snapshot?: string}>;
 }
 
 /** The tools a page registers through WebMCP. */
@@ -159,6 +165,15 @@ export interface ToolPage {
   /** Accepts or dismisses the open dialog; throws when there is none. */
   answerDialog(accept: boolean, promptText: string | undefined): Promise<void>;
   evaluate(request: EvaluationRequest): Promise<EvaluationResult>;
+  /**
+   * Runs the code in the extension service worker listed as `serviceWorkerId`
+   * (`sw-<n>`), waiting on this page for what it caused; throws the
+   * reference's texts for unknown or gone workers.
+   */
+  evaluateInServiceWorker(
+    serviceWorkerId: string,
+    request: Omit<EvaluationRequest, 'uids' | 'waitForStableDom'>,
+  ): Promise<EvaluationResult>;
   /** A screenshot, base64-encoded, of the viewport, the full page or one element. */
   screenshot(request: ScreenshotRequest): Promise<string>;
   /** Makes `state` the page's whole emulation state. */

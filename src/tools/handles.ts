@@ -14,7 +14,7 @@ import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from
 import type {DownloadRecord} from '../browser/downloads.js';
 import {emulatePage} from '../browser/emulatePage.js';
 import type {EmulationState} from '../browser/emulationState.js';
-import {evaluateInPage, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
+import {evaluateInPage, evaluateInWorker, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
 import {
   installExtension,
   listExtensions,
@@ -38,7 +38,12 @@ import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.j
 import {parseStorageText} from '../browser/storageFormat.js';
 import {applyStorageState, captureStorageState} from '../browser/storageState.js';
 import {tabTargetIdOf} from '../browser/tabs.js';
-import {discoverThirdPartyTools, executeThirdPartyTool, findThirdPartyTool} from '../browser/thirdParty.js';
+import {
+  discoverThirdPartyTools,
+  executeThirdPartyTool,
+  findThirdPartyTool,
+  withElementUids,
+} from '../browser/thirdParty.js';
 import {waitForText} from '../browser/waitForText.js';
 import {webMcpOf} from '../browser/webmcp.js';
 import {resizeContent} from '../browser/window.js';
@@ -57,6 +62,7 @@ import {
   typeIntoFocused,
   uploadToElement,
 } from '../input/perform.js';
+import {snapshotState, takeSnapshot} from '../snapshot/PageSnapshot.js';
 import {type CallControl, NO_CALL_CONTROL, type ProgressReporter} from '../util/progress.js';
 import type {
   ToolBrowser,
@@ -106,6 +112,10 @@ export class BrowserHandle implements ToolBrowser {
     return this.scope.browser;
   }
 
+  serviceWorkerMessages(extensionId: string): readonly ConsoleEntry[] {
+    return this.browser.extensionWorkers.log.list(extensionId);
+  }
+
   pageCount(): number {
     return this.scope.pages().length;
   }
@@ -135,7 +145,7 @@ export class BrowserHandle implements ToolBrowser {
   }
 
   downloads(): readonly DownloadRecord[] {
-    return this.browser.downloads.list();
+    return this.scope.downloads();
   }
 }
 
@@ -198,6 +208,14 @@ export class PageHandle implements ToolPage {
     return evaluateInPage(this.page, request, this.#control);
   }
 
+  async evaluateInServiceWorker(
+    serviceWorkerId: string,
+    request: Omit<EvaluationRequest, 'uids' | 'waitForStableDom'>,
+  ): Promise<EvaluationResult> {
+    const worker = await this.owner.browser.extensionWorkers.contextOf(serviceWorkerId);
+    return evaluateInWorker(this.page, worker, request, this.#control);
+  }
+
   screenshot(request: ScreenshotRequest): Promise<string> {
     return captureScreenshot(this.page, request);
   }
@@ -238,7 +256,16 @@ export class PageHandle implements ToolPage {
     return {
       discover: () => discoverThirdPartyTools(page),
       find: name => findThirdPartyTool(page, name),
-      execute: (name, params) => executeThirdPartyTool(page, name, params),
+      execute: async (name, params) => {
+        const {json, marker, elements} = await executeThirdPartyTool(page, name, params);
+        const value: unknown = json === undefined ? undefined : JSON.parse(json);
+        if (!elements.length) {
+          return {value};
+        }
+        const snapshot = await takeSnapshot(page, false, elements);
+        const uids = elements.map(element => snapshotState(page).uidForBackendNodeId(element.backendNodeId));
+        return {value: withElementUids(value, marker, uids), snapshot};
+      },
     };
   }
 

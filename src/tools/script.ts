@@ -2,94 +2,157 @@ import {readFile} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
+import type {Config} from '../cli/options.js';
 import {formatHandledDialog} from '../response/format.js';
 import {definePageTool} from './defineTool.js';
 
-export const evaluateScript = definePageTool({
-  name: 'evaluate_script',
-  description:
-    'Run JavaScript in the page and return its result as JSON. Give a function declaration (e.g. `() => document.title` or `async (el) => el.innerText` with args from take_snapshot uids), or a script with format=script.',
-  annotations: {category: 'debugging', readOnlyHint: false, conditions: ['javascriptEvaluation']},
-  // Dialogs the script opens are answered with dialogAction; one already open
-  // would pause the script before it starts, so that one blocks.
-  blockedByDialog: true,
-  filePaths: ['filePath', 'sourcePath'],
-  outputHint: 'Return less from the function, or save the result with filePath.',
-  schema: {
-    function: v.optional(
+/**
+ * With --categoryExtensions the code can run in an extension service worker
+ * instead: pageId turns optional (one of the two is required) and
+ * serviceWorkerId appears, as in the reference.
+ */
+function serviceWorkerEntries(config: Config) {
+  if (!config.categoryExtensions) {
+    return {};
+  }
+  // On the CLI pageId stays optional as for every tool (the selected page by default).
+  const pageRouted = config.pageIdRouting && !config.slim && !config.viaCli;
+  return {
+    ...(pageRouted
+      ? {
+          pageId: v.optional(
+            v.pipe(
+              v.number(),
+              v.description(
+                'The id of the page to run the code in, as shown by list_pages. Required unless serviceWorkerId is given.',
+              ),
+            ),
+          ),
+        }
+      : {}),
+    serviceWorkerId: v.optional(
       v.pipe(
         v.string(),
         v.description(
-          'A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.',
+          'Run the code in this extension service worker instead of a page: its id as list_pages shows it (sw-<n>). Leave pageId out then; args (element uids) cannot be passed to a worker.',
         ),
       ),
     ),
-    sourcePath: v.optional(
-      v.pipe(v.string(), v.description('Path of a file whose contents are used instead of `function`.')),
-    ),
-    format: v.optional(
-      v.pipe(
-        v.picklist(['function', 'script']),
-        v.description(
-          'function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.',
+  };
+}
+
+export const evaluateScript = (config: Config) =>
+  definePageTool({
+    name: 'evaluate_script',
+    description: `Run JavaScript in the page${config.categoryExtensions ? ' or in an extension service worker' : ''} and return its result as JSON. Give a function declaration (e.g. \`() => document.title\` or \`async (el) => el.innerText\` with args from take_snapshot uids), or a script with format=script.`,
+    annotations: {category: 'debugging', readOnlyHint: false, conditions: ['javascriptEvaluation']},
+    // Dialogs the script opens are answered with dialogAction; one already open
+    // would pause the script before it starts, so that one blocks.
+    blockedByDialog: true,
+    filePaths: ['filePath', 'sourcePath'],
+    outputHint: 'Return less from the function, or save the result with filePath.',
+    schema: {
+      function: v.optional(
+        v.pipe(
+          v.string(),
+          v.description(
+            'A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.',
+          ),
         ),
       ),
-    ),
-    args: v.optional(
-      v.pipe(
-        v.array(v.string()),
-        v.description('uids of elements from the latest take_snapshot, passed to the function as arguments.'),
+      sourcePath: v.optional(
+        v.pipe(v.string(), v.description('Path of a file whose contents are used instead of `function`.')),
       ),
-    ),
-    filePath: v.optional(
-      v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.')),
-    ),
-    dialogAction: v.optional(
-      v.pipe(
-        v.string(),
-        v.description(
-          'How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.',
+      format: v.optional(
+        v.pipe(
+          v.picklist(['function', 'script']),
+          v.description(
+            'function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.',
+          ),
         ),
       ),
-    ),
-    waitForStableDom: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description('Wait for DOM changes the script causes to settle before returning. Default is true.'),
+      args: v.optional(
+        v.pipe(
+          v.array(v.string()),
+          v.description('uids of elements from the latest take_snapshot, passed to the function as arguments.'),
+        ),
       ),
-    ),
-  },
-  async handler({params, page}, response, {files}) {
-    if (params.function !== undefined && params.sourcePath !== undefined) {
-      throw new Error('Give either function or sourcePath, not both.');
-    }
-    let code = params.function;
-    if (params.sourcePath !== undefined) {
-      code = await readFile(params.sourcePath, 'utf8').catch((error: Error) => {
-        throw new Error(`Could not read ${params.sourcePath}: ${error.message}`);
-      });
-    }
-    if (code === undefined || code.trim() === '') {
-      throw new Error('Give the code to run in `function` (or a file in `sourcePath`).');
-    }
-    const {json, settle} = await page.evaluate({
-      code,
-      format: params.format ?? 'function',
-      uids: params.args ?? [],
-      dialogAction: params.dialogAction ?? 'accept',
-      waitForStableDom: params.waitForStableDom ?? true,
-    });
-    response.attachSettle(settle);
-    if (json !== undefined) {
-      if (params.filePath) {
-        response.line(`Script ran on page. Output saved to ${await files.save(json, params.filePath, '.json')}.`);
-      } else {
-        response.line('Script ran on page and returned:', '```json', json, '```');
+      filePath: v.optional(
+        v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.')),
+      ),
+      dialogAction: v.optional(
+        v.pipe(
+          v.string(),
+          v.description(
+            'How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.',
+          ),
+        ),
+      ),
+      waitForStableDom: v.optional(
+        v.pipe(
+          v.boolean(),
+          v.description('Wait for DOM changes the script causes to settle before returning. Default is true.'),
+        ),
+      ),
+      ...serviceWorkerEntries(config),
+    },
+    async handler({params, page}, response, {files}) {
+      if (params.function !== undefined && params.sourcePath !== undefined) {
+        throw new Error('Give either function or sourcePath, not both.');
       }
+      let code = params.function;
+      if (params.sourcePath !== undefined) {
+        code = await readFile(params.sourcePath, 'utf8').catch((error: Error) => {
+          throw new Error(`Could not read ${params.sourcePath}: ${error.message}`);
+        });
+      }
+      if (code === undefined || code.trim() === '') {
+        throw new Error('Give the code to run in `function` (or a file in `sourcePath`).');
+      }
+      const format = params.format ?? 'function';
+      const dialogAction = params.dialogAction ?? 'accept';
+      const inWorker = workerTarget(params, config);
+      const {json, settle} = inWorker
+        ? await page.evaluateInServiceWorker(inWorker, {code, format, dialogAction})
+        : await page.evaluate({
+            code,
+            format,
+            uids: params.args ?? [],
+            dialogAction,
+            waitForStableDom: params.waitForStableDom ?? true,
+          });
+      response.attachSettle(settle);
+      if (json !== undefined) {
+        if (params.filePath) {
+          response.line(`Script ran on page. Output saved to ${await files.save(json, params.filePath, '.json')}.`);
+        } else {
+          response.line('Script ran on page and returned:', '```json', json, '```');
+        }
+      }
+      // Dialogs answered by dialogAction, during the script or while waiting for what it caused.
+      for (const {dialog, action} of settle.handledDialogs ?? []) {
+        response.line(formatHandledDialog(dialog, action));
+      }
+    },
+  });
+
+/**
+ * The worker to run in, when serviceWorkerId is given; checks the
+ * combination as the reference does (in its order, with its texts).
+ */
+function workerTarget(params: {serviceWorkerId?: string; pageId?: number; args?: string[]}, config: Config) {
+  const pageRouted = config.categoryExtensions && config.pageIdRouting && !config.slim && !config.viaCli;
+  if (config.categoryExtensions && params.serviceWorkerId) {
+    if (params.args?.length) {
+      throw new Error('args (element uids) cannot be used when evaluating in a service worker.');
     }
-    // Dialogs answered by dialogAction, during the script or while waiting for what it caused.
-    for (const {dialog, action} of settle.handledDialogs ?? []) {
-      response.line(formatHandledDialog(dialog, action));
+    if (params.pageId) {
+      throw new Error('specify either a pageId or a serviceWorkerId.');
     }
-  },
-});
+    return params.serviceWorkerId;
+  }
+  if (pageRouted && !params.pageId) {
+    throw new Error('specify either a pageId or a serviceWorkerId.');
+  }
+  return undefined;
+}

@@ -35,7 +35,7 @@ export const list3pDeveloperTools = definePageTool({
 export const execute3pDeveloperTool = definePageTool({
   name: 'execute_3p_developer_tool',
   description:
-    'Run one of the developer tools the page offers (see list_3p_developer_tools) and return its result as JSON. Element parameters take {"uid": "<uid from take_snapshot>"}.',
+    'Run one of the developer tools the page offers (see list_3p_developer_tools) and return its result as JSON. Element parameters take {"uid": "<uid from take_snapshot>"}; elements in the result come back as {"uid": …} of the snapshot shown with it, ready for click and the other input tools.',
   annotations: {category: 'experimentalThirdParty', readOnlyHint: false},
   blockedByDialog: false,
   schema: {
@@ -51,7 +51,11 @@ export const execute3pDeveloperTool = definePageTool({
     if (invalid) {
       throw new Error(`Invalid parameters for tool ${params.toolName}: ${invalid}`);
     }
-    const json = await page.thirdParty.execute(params.toolName, input);
-    response.line(json === undefined ? 'undefined' : JSON.stringify(JSON.parse(json), null, 2));
+    const {value, snapshot} = await page.thirdParty.execute(params.toolName, input);
+    response.line(value === undefined ? 'undefined' : JSON.stringify(value, null, 2));
+    if (snapshot !== undefined) {
+      // Elements in the result are given as uids of this snapshot, shown with the answer.
+      response.includeSnapshot({verbose: false, text: snapshot});
+    }
   },
 });

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import {existsSync, statSync} from 'node:fs';
 import {mkdir, mkdtemp, readdir, readFile, rm, symlink} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {startHttpServer} from '../../src/testing/httpClient.js';
 import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
 import {uidOf} from '../../src/testing/snapshotText.js';
 
@@ -180,6 +181,38 @@ describe('the default downloads folder', () => {
     } finally {
       await fixtures.stop();
       await rm(temp, {recursive: true, force: true});
+    }
+  });
+});
+
+describe('downloads of HTTP sessions', () => {
+  it("shows each session only its own downloads, and another session's never", async () => {
+    const fixtures = await new FixtureServer().start();
+    downloadSite(fixtures);
+    const dir = join(await mkdtemp(join(tmpdir(), 'cdp-mcp-downloads-sessions-')), 'saved');
+    const server = await startHttpServer({args: ['--downloadsDir', dir]});
+    try {
+      const a = await server.connect();
+      const b = await server.connect();
+      const pageA = Number(/(\d+): .*\[selected\]/.exec((await a.call('list_pages')).text)?.[1]);
+      await a.call('navigate_page', {pageId: pageA, url: fixtures.url('/page')});
+      const snapshot = await a.call('take_snapshot', {pageId: pageA});
+      const click = await a.call('click', {pageId: pageA, uid: uidOf(snapshot.text, /link "Get report"/)});
+      assert.match(click.text, /\[completed, 8 bytes\] .*report\.csv/);
+      assert.match((await a.call('list_downloads')).text, /report\.csv/);
+      const other = await b.call('list_downloads');
+      assert.equal(other.isError, false, other.text);
+      assert.doesNotMatch(other.text, /report\.csv|data\.csv/);
+      // A session's page that closed keeps its downloads in that session's list.
+      await a.call('new_page', {url: 'about:blank'});
+      await a.call('close_page', {pageId: pageA});
+      assert.match((await a.call('list_downloads')).text, /report\.csv/);
+      await a.close();
+      await b.close();
+    } finally {
+      await server.close();
+      await fixtures.stop();
+      await rm(dirname(dir), {recursive: true, force: true});
     }
   });
 });

@@ -84,6 +84,25 @@ describe('tool registry', () => {
     assert.deepEqual(shape('select_page'), ['bringToFront', 'pageId']);
   });
 
+  it('offers serviceWorkerId as chrome-devtools-mcp 1.11 does, per flag set', () => {
+    const schemaOf = (args: string[], name: string) => {
+      const schema = createTools(parseConfig(args)).find(t => t.tool.name === name)?.inputSchema;
+      return {params: Object.keys(schema?.['properties'] ?? {}), required: (schema?.['required'] as string[]) ?? []};
+    };
+    const plain = schemaOf([], 'evaluate_script');
+    assert.ok(!plain.params.includes('serviceWorkerId'));
+    assert.ok(plain.required.includes('pageId'));
+    const withExtensions = schemaOf(['--categoryExtensions'], 'evaluate_script');
+    assert.deepEqual(withExtensions.params.slice(0, 1), ['pageId']);
+    assert.equal(withExtensions.params.at(-1), 'serviceWorkerId');
+    assert.ok(!withExtensions.required.includes('pageId'));
+    const unrouted = schemaOf(['--categoryExtensions', '--no-page-id-routing'], 'evaluate_script');
+    assert.ok(unrouted.params.includes('serviceWorkerId') && !unrouted.params.includes('pageId'));
+    for (const args of [[], ['--categoryExtensions']]) {
+      assert.equal(schemaOf(args, 'list_console_messages').params.at(-1), 'serviceWorkerId');
+    }
+  });
+
   it('hides disabled categories and says which flag enables them', async () => {
     const config = parseConfig(['--categoryEmulation=false']);
     const p = pipeline(config);

@@ -60,7 +60,7 @@ export interface IssueEntry extends EntryBase {
 export type ConsoleEntry = ConsoleApiEntry | ExceptionEntry | LogEntry | IssueEntry;
 
 /** CDP console types as the reference names them. */
-function consoleType(type: string): string {
+export function consoleType(type: string): string {
   return type === 'warning' ? 'warn' : type;
 }
 
@@ -124,7 +124,7 @@ function cut(text: string): string {
 }
 
 /** Keeps what formatting needs of an argument; previews and function sources are dropped. */
-function slimObject(arg: RemoteObject): RemoteObject {
+export function slimObject(arg: RemoteObject): RemoteObject {
   const slim: RemoteObject = {type: arg.type};
   if (arg.subtype !== undefined) {
     slim.subtype = arg.subtype;
@@ -148,7 +148,7 @@ function slimObject(arg: RemoteObject): RemoteObject {
   return slim;
 }
 
-function stackBytes(stack: StackTrace | undefined): number {
+export function stackBytes(stack: StackTrace | undefined): number {
   let n = 0;
   for (let s: StackTrace | undefined = stack; s; s = s.parent) {
     n += 64 + s.callFrames.length * 160;
