@@ -6,7 +6,7 @@
 // Usage: node scripts/build-vendor.mjs [--force]
 import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 
 import * as esbuild from 'esbuild';
@@ -58,11 +58,13 @@ function upToDate(hash) {
 
 /** Prepends the polyfills to a worker's entry file, so they run before any of its code. */
 function polyfillEntryPlugin(entryPath) {
+  // esbuild reports real paths: compare real paths, or a symlinked node_modules (a worktree, pnpm) loses the polyfills.
+  const entry = realpathSync(entryPath);
   return {
     name: 'polyfill-worker-entry',
     setup(build) {
       build.onLoad({filter: /\.ts$/}, args =>
-        args.path === entryPath
+        args.path === entry
           ? {
               contents: `${polyfillSource()}\n${readFileSync(args.path, 'utf8')}`,
               loader: 'ts',

@@ -9,6 +9,7 @@ import {DownloadTracker, type FolderCheck} from './downloads.js';
 import {ExtensionWorkers, isExtensionWorker} from './extensionWorkers.js';
 import {BrowserMocks} from './networkMocks.js';
 import {Page} from './Page.js';
+import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
 import {applyUrlPolicy, UrlPolicy} from './urlPolicy.js';
 
 /** Where downloads go and how their folder is checked against the allowed roots. */
@@ -40,15 +41,6 @@ const INTERNAL_ATTACH_TIMEOUT_MS = 10_000;
 
 /** Browser-level worker targets; they load URLs on their own. */
 const WORKER_TYPES = new Set(['service_worker', 'shared_worker', 'worker']);
-
-/** Targets that are browser chrome rather than web content. */
-function isHiddenUrl(url: string): boolean {
-  return (
-    (url.startsWith('chrome://') && !url.startsWith('chrome://newtab')) ||
-    url.startsWith('chrome-untrusted://') ||
-    url.startsWith('devtools://')
-  );
-}
 
 /** Bound of a new page attaching (and setting up) after Target.createTarget. */
 const NEW_PAGE_ATTACH_MS = 10_000;
@@ -111,6 +103,7 @@ export class Browser {
     readonly endpoint: BrowserEndpoint,
     readonly urlPolicy: UrlPolicy,
     downloads: DownloadOptions,
+    readonly pageTargets: PageTargetOptions,
   ) {
     this.extensionWorkers = new ExtensionWorkers(connection);
     this.mocks = new BrowserMocks(urlPolicy);
@@ -128,9 +121,10 @@ export class Browser {
     wsHeaders?: Record<string, string>,
     urlPolicy: UrlPolicy = new UrlPolicy([], []),
     downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
+    pageTargets: PageTargetOptions = {},
   ): Promise<Browser> {
     const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
-    const browser = new Browser(connection, endpoint, urlPolicy, downloads);
+    const browser = new Browser(connection, endpoint, urlPolicy, downloads, pageTargets);
     try {
       await browser.#init();
     } catch (error) {
@@ -190,7 +184,7 @@ export class Browser {
     await c.send('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
     // Existing pages are attached by setAutoAttach; wait until they are set up.
     const {targetInfos} = await c.send('Target.getTargets');
-    const pages = targetInfos.filter(t => t.type === 'page' && !isHiddenUrl(t.url));
+    const pages = targetInfos.filter(t => isPageTarget(t, this.pageTargets));
     await Promise.all(pages.map(t => this.#waitForPage(t.targetId, NEW_PAGE_ATTACH_MS).catch(() => undefined)));
   }
 
@@ -234,7 +228,7 @@ export class Browser {
       tracked.auxiliaryAttaches--;
       return;
     }
-    if (targetInfo.type !== 'page' || isHiddenUrl(targetInfo.url)) {
+    if (!isPageTarget(targetInfo, this.pageTargets)) {
       // Not ours to drive: let it run and let go of it.
       void (async () => {
         if (waitingForDebugger) {
@@ -320,7 +314,11 @@ export class Browser {
 
   /** Open pages of every session, in id order. */
   pages(): Page[] {
-    return [...this.#pages.values()].filter(p => !p.closed).sort((a, b) => a.id - b.id);
+    // A page that navigated to devtools:// leaves the list (without --experimentalDevtools), as it
+    // would not have joined it; one on other browser chrome (chrome://crash) stays, to be reloaded.
+    return [...this.#pages.values()]
+      .filter(p => !p.closed && (this.pageTargets.devtools || !p.url.startsWith('devtools://')))
+      .sort((a, b) => a.id - b.id);
   }
 
   /** Open pages of one owner, in id order. */

@@ -1,5 +1,6 @@
+import {autoConnectDir} from '../cdp/autoConnect.js';
 import type {Config} from '../cli/options.js';
-import {errorMessage, sleep} from '../util/async.js';
+import {errorMessage, sleep, TimeoutError} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import type {Browser} from './Browser.js';
 import type {FolderCheck} from './downloads.js';
@@ -42,7 +43,15 @@ export class BrowserManager {
   }
 
   get attached(): boolean {
-    return Boolean(this.config.browserUrl || this.config.wsEndpoint);
+    return Boolean(this.config.browserUrl || this.config.wsEndpoint || this.config.autoConnect);
+  }
+
+  /** The attached browser, for messages: its endpoint, or the profile --autoConnect reads. */
+  #attachedTo(): string {
+    const c = this.config;
+    return c.autoConnect
+      ? `in ${autoConnectDir({userDataDir: c.userDataDir, channel: c.channel})}`
+      : `at ${shown(c.browserUrl ?? c.wsEndpoint)}`;
   }
 
   /** The running browser, if any; never starts one. */
@@ -78,7 +87,9 @@ export class BrowserManager {
         return await this.#startOnce();
       } catch (error) {
         const delay = delays[attempt];
-        if (delay === undefined || this.#closing) {
+        // A handshake that ran out its (long) bound is not retried: Chrome holds it while its user is asked.
+        const handshakeTimedOut = error instanceof Error && error.cause instanceof TimeoutError;
+        if (delay === undefined || this.#closing || handshakeTimedOut) {
           throw error;
         }
         debug(
@@ -97,9 +108,7 @@ export class BrowserManager {
     if (this.#closing || this.#browser !== browser) {
       return;
     }
-    warn(
-      `The connection to Chrome at ${shown(this.config.browserUrl ?? this.config.wsEndpoint)} dropped; reconnecting.`,
-    );
+    warn(`The connection to Chrome ${this.#attachedTo()} dropped; reconnecting.`);
     this.#browser = undefined;
     void browser.close().catch(() => undefined);
     this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
@@ -117,7 +126,11 @@ export class BrowserManager {
       import('./Browser.js'),
     ]);
     const endpoint = this.attached
-      ? await resolveAttachEndpoint({browserUrl: c.browserUrl, wsEndpoint: c.wsEndpoint})
+      ? await resolveAttachEndpoint({
+          browserUrl: c.browserUrl,
+          wsEndpoint: c.wsEndpoint,
+          autoConnect: c.autoConnect ? {userDataDir: c.userDataDir, channel: c.channel} : undefined,
+        })
       : await launchChrome({
           executablePath: c.executablePath,
           channel: c.channel,
@@ -130,18 +143,24 @@ export class BrowserManager {
           ignoreDefaultChromeArgs: c.ignoreDefaultChromeArgs,
           extensions: c.categoryExtensions,
           enableFeatures: c.categoryExperimentalWebmcp ? ['WebMCP'] : [],
+          devtools: c.experimentalDevtools,
         });
     let browser: Browser;
     try {
-      browser = await Browser.connect(endpoint, c.wsHeaders, this.urlPolicy, {
-        dir: c.downloadsDir,
-        check: this.checkFolder,
-      });
+      browser = await Browser.connect(
+        endpoint,
+        c.wsHeaders,
+        this.urlPolicy,
+        {dir: c.downloadsDir, check: this.checkFolder},
+        {devtools: c.experimentalDevtools, includeAllPages: c.experimentalIncludeAllPages},
+      );
     } catch (error) {
       await endpoint.kill();
       throw new Error(
         this.attached
-          ? `Could not connect to Chrome at ${shown(c.browserUrl ?? c.wsEndpoint)}. Check that it is running with remote debugging enabled${c.wsHeaders ? ' and that --wsHeaders has what the endpoint asks for' : ''}.`
+          ? c.autoConnect
+            ? `Could not connect to Chrome ${this.#attachedTo()}. Check that Chrome is running and that remote debugging is enabled at chrome://inspect/#remote-debugging (and accept Chrome's prompt to allow the connection).`
+            : `Could not connect to Chrome ${this.#attachedTo()}. Check that it is running with remote debugging enabled${c.wsHeaders ? ' and that --wsHeaders has what the endpoint asks for' : ''}.`
           : 'Could not connect to the launched Chrome.',
         {cause: error},
       );

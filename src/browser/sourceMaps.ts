@@ -35,6 +35,8 @@ export interface SourceMapAccess {
   /** Session and frame through which remote maps are fetched (the page's main frame). */
   session: CdpSession;
   frameId: string;
+  /** False with `--no-source-maps`: no map is loaded, stacks show the generated locations. */
+  useMaps: boolean;
 }
 
 /** The label DevTools shows for a script URL: its last path segment with the query, `(index)` for a directory. */
@@ -132,7 +134,7 @@ export class SourceMaps {
       functionName: frame.functionName,
       location: `${displayName(frame.url, frame.scriptId)}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`,
     };
-    const script = this.#scripts.get(`${session.id}:${frame.scriptId}`);
+    const script = access.useMaps ? this.#scripts.get(`${session.id}:${frame.scriptId}`) : undefined;
     if (!script) {
       return fallback;
     }

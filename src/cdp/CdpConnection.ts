@@ -1,7 +1,7 @@
 import CDP from 'chrome-remote-interface';
 
 import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '../../protocol/index.js';
-import {CancelledError} from '../util/async.js';
+import {CancelledError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError, TargetClosedError} from './errors.js';
 import {openHeaderSocket} from './headerSocket.js';
@@ -9,6 +9,11 @@ import type {RawClient, RawEvent} from './rawClient.js';
 
 /** Default bound of a single CDP command. Long operations pass their own. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
+/**
+ * Bound of the WebSocket handshake. Generous: a Chrome attached through
+ * chrome://inspect/#remote-debugging holds it until its user allows the connection.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 60_000;
 
 /**
  * How long a command may take (`timeout`, ms; 0 for unbounded) and the signal
@@ -57,9 +62,18 @@ export class CdpConnection {
   #closed = false;
 
   static async connect(wsUrl: string, headers?: Record<string, string>): Promise<CdpConnection> {
-    const client: RawClient = headers
-      ? await openHeaderSocket(wsUrl, headers)
-      : await CDP({target: wsUrl, local: true, protocol: NO_SHORTHANDS});
+    const opening: Promise<RawClient> = headers
+      ? openHeaderSocket(wsUrl, headers)
+      : CDP({target: wsUrl, local: true, protocol: NO_SHORTHANDS});
+    const client = await withTimeout(
+      opening,
+      HANDSHAKE_TIMEOUT_MS,
+      `The browser did not complete the WebSocket handshake within ${HANDSHAKE_TIMEOUT_MS / 1000} s.`,
+    ).catch((error: unknown) => {
+      // A handshake that completes after we gave up must not leave its socket open.
+      void opening.then(late => late.close()).catch(() => undefined);
+      throw error;
+    });
     return new CdpConnection(client);
   }
 

@@ -1,9 +1,12 @@
 /**
  * Attach mode: the browser belongs to the user. We connect to it through its
- * HTTP debugging endpoint (`--browserUrl`) or its WebSocket URL
- * (`--wsEndpoint`), and never kill it.
+ * HTTP debugging endpoint (`--browserUrl`), its WebSocket URL
+ * (`--wsEndpoint`) or its profile's DevToolsActivePort file
+ * (`--autoConnect`), and never kill it.
  */
+import {resolveAutoConnect} from './autoConnect.js';
 import type {BrowserEndpoint} from './browserEndpoint.js';
+import type {Channel} from './finder.js';
 
 /** Bound of the `/json/version` request that finds the WebSocket URL. */
 const VERSION_TIMEOUT_MS = 10_000;
@@ -25,9 +28,13 @@ async function fetchVersion(browserUrl: string): Promise<{webSocketDebuggerUrl: 
 export async function resolveAttachEndpoint(options: {
   browserUrl?: string;
   wsEndpoint?: string;
+  /** --autoConnect: the profile to read (--userDataDir), else the channel's default one. */
+  autoConnect?: {userDataDir?: string; channel?: Channel};
 }): Promise<BrowserEndpoint> {
   let wsUrl: string;
-  if (options.wsEndpoint) {
+  if (options.autoConnect) {
+    wsUrl = await resolveAutoConnect(options.autoConnect);
+  } else if (options.wsEndpoint) {
     wsUrl = options.wsEndpoint;
   } else if (options.browserUrl) {
     try {
@@ -39,7 +46,7 @@ export async function resolveAttachEndpoint(options: {
       );
     }
   } else {
-    throw new Error('Attach needs --browserUrl or --wsEndpoint.');
+    throw new Error('Attach needs --browserUrl, --wsEndpoint or --autoConnect.');
   }
   return {wsUrl, launched: false, kill: async () => {}, exited: new Promise(() => {})};
 }

@@ -94,6 +94,8 @@ export interface ChromeFlagOptions {
   extensions?: boolean;
   /** Chrome features to turn on (one `--enable-features`), e.g. `WebMCP`. */
   enableFeatures?: string[];
+  /** `--experimentalDevtools`: every tab opens with its DevTools window. */
+  devtools?: boolean;
 }
 
 /** Defaults that would keep the extensions of `--categoryExtensions` from running. */
@@ -114,6 +116,9 @@ export function buildChromeFlags(options: ChromeFlagOptions, isRoot: boolean): s
   }
   if (options.enableFeatures?.length) {
     flags.push(`--enable-features=${options.enableFeatures.join(',')}`);
+  }
+  if (options.devtools) {
+    flags.push('--auto-open-devtools-for-tabs');
   }
   if (options.headless) {
     flags.push('--headless');

@@ -106,7 +106,7 @@ export const FLAGS = defineFlags({
     type: 'boolean',
     group: 'attach',
     description:
-      "Attach to the Chrome already running on the user's own profile of `--channel` (default stable; or the profile in `--userDataDir`), found through its `DevToolsActivePort` file. Turn on remote debugging in that Chrome first, at chrome://inspect/#remote-debugging. It is never closed by the server.",
+      "Attach to the Chrome already running on the user's own profile of `--channel` (default stable; or the profile in `--userDataDir`), found through its `DevToolsActivePort` file (profiles are looked for where Chrome keeps them, e.g. `~/.config/google-chrome`; `CDP_MCP_CHROME_USER_DATA_ROOT` names another folder of profiles). Turn on remote debugging in that Chrome first, at chrome://inspect/#remote-debugging. It is never closed by the server.",
   },
   wsHeaders: {
     type: 'string',

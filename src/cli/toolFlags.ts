@@ -31,7 +31,7 @@ export const TOOL_FLAG_TABLE = defineFlags({
     group: 'tools',
     default: true,
     description:
-      '`--no-javascript-evaluation` removes the ways to run caller-given JavaScript: `evaluate_script` and slim `evaluate`, `initScript` of `navigate_page`, and navigations to `javascript:`, `data:` and `vbscript:` URLs. Page scripts still run.',
+      '`--no-javascript-evaluation` removes the ways to run caller-given JavaScript: `evaluate_script` and slim `evaluate`, `initScript` of `navigate_page`, and navigations to `javascript:`, `data:` and `vbscript:` URLs. Page scripts still run, and with `--experimentalDevtools` the DevTools Console can be driven.',
   },
   fileNavigations: {
     type: 'boolean',
@@ -70,7 +70,7 @@ export const TOOL_FLAG_TABLE = defineFlags({
     type: 'boolean',
     group: 'tools',
     description:
-      'DevTools windows count as pages (the launched Chrome opens DevTools for every tab), so tools can drive the DevTools UI, its Console included.',
+      'DevTools windows and `devtools://` pages count as pages (the launched Chrome opens DevTools for every tab), so tools can drive the DevTools UI, its Console included. Without it they are never listed.',
   },
   experimentalIncludeAllPages: {
     type: 'boolean',

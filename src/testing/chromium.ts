@@ -17,8 +17,16 @@ export interface RunningChromium {
 
 const READY_TIMEOUT_MS = 15_000;
 
-export async function startChromium(): Promise<RunningChromium> {
-  const profile = mkdtempSync(join(tmpdir(), 'cdp-mcp-attach-'));
+export interface ChromiumOptions {
+  /** The profile to run on (kept on kill); by default a temporary one (removed on kill). */
+  userDataDir?: string;
+  /** The first tab's URL. */
+  url?: string;
+}
+
+export async function startChromium(options: ChromiumOptions = {}): Promise<RunningChromium> {
+  const ownProfile = !options.userDataDir;
+  const profile = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'cdp-mcp-attach-'));
   const child = spawn(
     CHROME_PATH,
     [
@@ -29,7 +37,9 @@ export async function startChromium(): Promise<RunningChromium> {
       `--user-data-dir=${profile}`,
       '--no-first-run',
       '--disable-background-networking',
-      'about:blank',
+      '--disable-component-update',
+      '--disable-sync',
+      options.url ?? 'about:blank',
     ],
     {stdio: 'ignore', detached: true},
   );
@@ -37,6 +47,13 @@ export async function startChromium(): Promise<RunningChromium> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!(existsSync(file) && readFileSync(file, 'utf8').includes('\n'))) {
     if (Date.now() > deadline || child.exitCode !== null) {
+      try {
+        if (child.pid && child.exitCode === null) {
+          process.kill(-child.pid, 'SIGKILL');
+        }
+      } catch {
+        // Already gone.
+      }
       throw new Error(`Chromium did not start (no ${file}).`);
     }
     await new Promise(resolve => setTimeout(resolve, 50));
@@ -55,7 +72,9 @@ export async function startChromium(): Promise<RunningChromium> {
           // Already gone.
         }
       }
-      rmSync(profile, {recursive: true, force: true});
+      if (ownProfile) {
+        rmSync(profile, {recursive: true, force: true});
+      }
     },
   };
 }

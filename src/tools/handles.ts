@@ -342,7 +342,13 @@ function pageConsole(page: Page, files: ToolFiles, config: Config): ToolConsole 
   // fetched within the URL policy and the file sandbox.
   const details = (): DetailContext => ({
     sourceMaps: page.instrumentation.sourceMaps,
-    access: {policy: page.urlPolicy, files, session: page.session, frameId: page.mainFrameId},
+    access: {
+      policy: page.urlPolicy,
+      files,
+      session: page.session,
+      frameId: page.mainFrameId,
+      useMaps: config.sourceMaps,
+    },
   });
   return {
     list: includePreserved => collector().list(includePreserved),

@@ -1,7 +1,8 @@
 /**
- * Navigations the configuration refuses, with chrome-devtools-mcp 1.11's
- * messages: script URLs without JavaScript evaluation, `file:` URLs (also
- * wrapped in `view-source:`) without file navigations.
+ * Navigations refused before Chrome sees them, with chrome-devtools-mcp
+ * 1.11's messages: URLs that do not parse, script URLs without JavaScript
+ * evaluation, `file:` URLs (also wrapped in `view-source:`) without file
+ * navigations.
  */
 import type {Config} from '../cli/options.js';
 
@@ -32,8 +33,7 @@ export function checkNavigationUrl(
   try {
     parsed = new URL(url);
   } catch {
-    // Not a URL Chrome can load either: the navigation reports it.
-    return;
+    throw new Error(`Invalid URL: "${url}". URLs must be valid according to the URL standard.`);
   }
   if (!config.javascriptEvaluation && SCRIPT_PROTOCOLS.has(parsed.protocol)) {
     throw new Error(`Navigating to ${parsed.protocol} URLs is not allowed when JavaScript evaluation is disabled.`);
