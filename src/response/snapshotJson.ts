@@ -28,11 +28,12 @@ function attributes(text: string, node: SnapshotJsonNode): void {
 }
 
 /**
- * The name runs to the closing quote after which only attributes follow
- * (names may contain quotes themselves).
+ * The name runs to the first closing quote after which only attributes
+ * follow (names may contain quotes themselves; the last such quote would
+ * swallow the attributes, as in `RootWebArea "Dev" url="…"`).
  */
 function splitName(rest: string): {name: string; tail: string} | undefined {
-  for (let end = rest.length - 1; end > 0; end--) {
+  for (let end = 1; end < rest.length; end++) {
     if (rest[end] === '"' && ATTRIBUTES.test(rest.slice(end + 1))) {
       return {name: rest.slice(1, end), tail: rest.slice(end + 1)};
     }

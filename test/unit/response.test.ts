@@ -4,6 +4,7 @@ import {describe, it} from 'node:test';
 import {formatDialog, formatPageLabel, formatPages, paginate} from '../../src/response/format.js';
 import {ResponseBuilder} from '../../src/response/ResponseBuilder.js';
 import {parseSections} from '../../src/response/sections.js';
+import {snapshotJson} from '../../src/response/snapshotJson.js';
 
 describe('response formatting', () => {
   it('labels pages with a title, truncating long ones', () => {
@@ -112,6 +113,24 @@ describe('response formatting', () => {
       snapshot: ['## Latest page snapshot', 'uid=1_0 RootWebArea "B" url="http://x/b"', ''],
       networkList: ['## Network requests', 'Showing 1-1 of 1 (Page 1 of 1).', 'reqid=1 GET http://x/ [200]'],
       error: ['Error: late failure'],
+    });
+  });
+});
+
+describe('structured snapshot', () => {
+  it('ends a name at the first quote that only attributes follow, keeping quotes inside names', () => {
+    const tree = snapshotJson(
+      'uid=1_0 RootWebArea "Dev" url="http://127.0.0.1:1/"\n  uid=1_1 button "Say "hi"" disableable disabled\n  uid=1_2 heading "A" level="2"\n',
+    );
+    assert.deepEqual(tree, {
+      id: '1_0',
+      role: 'RootWebArea',
+      name: 'Dev',
+      url: 'http://127.0.0.1:1/',
+      children: [
+        {id: '1_1', role: 'button', name: 'Say "hi"', disableable: true, disabled: true},
+        {id: '1_2', role: 'heading', name: 'A', level: 2},
+      ],
     });
   });
 });
