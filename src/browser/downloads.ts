@@ -3,10 +3,11 @@
  * download guid (Chrome's allowAndName, so no server-chosen name can point
  * elsewhere), renamed to their suggested file name once complete. The folder
  * must be inside the allowed roots: checked when behaviour is set, before
- * each tool call and when a download begins; outside them Chrome is told to
+ * tool calls (FOLDER_RECHECK_MS) and when a download begins; outside them Chrome is told to
  * deny downloads, and one that begins anyway is cancelled and marked refused.
  * The default folder, at a fixed path in the shared temp dir, must also be
- * a real folder of ours, closed to other users.
+ * a real folder of ours, closed to other users. Each record remembers the
+ * session whose page started it; sessions see only their own.
  */
 import {link, mkdir, unlink} from 'node:fs/promises';
 import {basename, extname, join} from 'node:path';
