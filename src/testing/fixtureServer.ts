@@ -94,7 +94,8 @@ export class FixtureServer {
         await route(req, res, body);
       } else {
         if (route.delayMs) {
-          await new Promise(resolve => setTimeout(resolve, route.delayMs));
+          // Unref'd: a long delay must not keep the test process alive after stop().
+          await new Promise(resolve => setTimeout(resolve, route.delayMs).unref());
         }
         res.writeHead(route.status ?? 200, {'content-type': 'text/html; charset=utf-8', ...route.headers});
         res.end(route.body ?? '');

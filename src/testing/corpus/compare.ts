@@ -39,7 +39,11 @@ export class CorpusComparison {
   readonly #theirs = new UidNormalizer(true);
   #points = 0;
 
-  constructor(readonly pair: OraclePair) {}
+  /** @param timed take the timed snapshots one server after the other (the report); tests take them at once. */
+  constructor(
+    readonly pair: OraclePair,
+    readonly timed = false,
+  ) {}
 
   async #mode(
     verbose: boolean,
@@ -49,7 +53,7 @@ export class CorpusComparison {
     // the times say little. Verbose ones (not timed) run together.
     let ours: {text: string; ms: number};
     let theirs: {text: string; ms: number};
-    if (verbose) {
+    if (verbose || !this.timed) {
       [ours, theirs] = await Promise.all([timed(this.pair.ours, verbose), timed(this.pair.theirs, verbose)]);
     } else if (this.#points++ % 2 === 0) {
       ours = await timed(this.pair.ours, verbose);
