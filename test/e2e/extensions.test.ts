@@ -13,7 +13,11 @@ import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
-import {deferred} from '../../src/util/async.js';
+import {deferred, withTimeout} from '../../src/util/async.js';
+
+/** Bounds of the waits below (an unbounded wait once hung a CI run). */
+const LISTENER_WAIT_MS = 20_000;
+const CLICK_WAIT_MS = 30_000;
 
 describe('--categoryExtensions', () => {
   let fixtures: FixtureServer;
@@ -70,11 +74,30 @@ describe('--categoryExtensions', () => {
 
   it("triggers the extension's action on the selected page", async () => {
     await both('navigate_page', {pageId: 1, url: fixtures.url('/start')});
+    // Chrome drops an action click that comes before the new extension's
+    // worker has registered its listener: wait (bounded) until it has.
+    const deadline = Date.now() + LISTENER_WAIT_MS;
+    let listening = false;
+    while (!listening && Date.now() < deadline) {
+      const pages = await pair.ours.call('list_pages');
+      const worker = new RegExp(`\\n(sw-\\d+): chrome-extension://${id}/`).exec(pages.text)?.[1];
+      if (worker) {
+        const r = await pair.ours.call('evaluate_script', {
+          serviceWorkerId: worker,
+          function: '() => chrome.action.onClicked.hasListeners()',
+        });
+        listening = /returned:\n```json\ntrue\n```/.test(r.text);
+      }
+      if (!listening) {
+        await new Promise(resolve => setTimeout(resolve, 100));
+      }
+    }
+    assert.ok(listening, `the extension's worker registered no action listener within ${LISTENER_WAIT_MS} ms`);
     const ours = await pair.ours.call('trigger_extension_action', {id});
     assert.equal(ours.isError, false, ours.text);
     assert.equal(ours.text, `Extension action triggered for ID ${id}`);
     // The service worker opened its tab: the fixture saw the request.
-    await clicked.promise;
+    await withTimeout(clicked.promise, CLICK_WAIT_MS, `the action's tab did not open within ${CLICK_WAIT_MS} ms`);
   });
 
   it('reloads it, and reports unknown ids', async () => {
