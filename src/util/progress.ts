@@ -47,13 +47,24 @@ export function throttleProgress(
         return;
       }
       const wait = lastSent + intervalMs - Date.now();
-      if (wait <= 0 && timer === undefined) {
+      if (wait <= 0 && timer !== undefined) {
+        // The interval is over but its timer has not run (a busy event
+        // loop): the held report is that interval's last, so it goes now,
+        // and this one opens the next interval.
+        clearTimeout(timer);
+        flush();
+        held = message;
+        timer = setTimeout(flush, intervalMs);
+        timer.unref?.();
+        return;
+      }
+      if (wait <= 0) {
         lastSent = Date.now();
         send(message);
         return;
       }
       held = message;
-      timer ??= setTimeout(flush, Math.max(wait, 0));
+      timer ??= setTimeout(flush, wait);
       timer.unref?.();
     },
     end() {

@@ -39,6 +39,28 @@ describe('progress throttle', () => {
     }
   });
 
+  it('sends a held report when its interval is over, even if its timer runs late (a busy event loop)', () => {
+    mock.timers.enable({apis: ['setTimeout', 'Date'], now: 0});
+    try {
+      const sent: Array<[number, string]> = [];
+      const {report} = throttleProgress(message => sent.push([Date.now(), message]), 500);
+      report('Loading');
+      report('Running');
+      // The clock passes the interval's end without the timer having run.
+      mock.timers.setTime(700);
+      report('Gathering');
+      assert.deepEqual(sent, [
+        [0, 'Loading'],
+        [700, 'Running'],
+      ]);
+      mock.timers.tick(500);
+      assert.deepEqual(sent.at(-1), [1200, 'Gathering']);
+      assert.equal(sent.length, 3);
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
   it('drops a held report when the call ends', () => {
     mock.timers.enable({apis: ['setTimeout', 'Date'], now: 0});
     try {
