@@ -83,11 +83,11 @@ const SYNTAX =
   'repeatable flags take one value each time. Unknown flags are reported and ignored; a malformed value stops the ' +
   'server with exit code 2.';
 
-/** Splits text into lines of at most `width` columns (longer words stay whole). */
-function wrap(text: string, width: number): string[] {
+/** Splits text into lines of at most `width` columns (longer words stay whole; any run of spaces or line breaks is one space). */
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of text.split(/\s+/)) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;

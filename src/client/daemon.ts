@@ -21,6 +21,7 @@ import {
   stateDir,
   statePath,
 } from '../cli/daemonState.js';
+import {sleep} from '../util/async.js';
 import {callTool} from './connection.js';
 import {childProcesses, runsCommand} from './processes.js';
 
@@ -42,8 +43,6 @@ export interface Output {
   out(text: string): void;
   err(text: string): void;
 }
-
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** The running server's state; a state left by a server that died is removed. */
 export function runningDaemon(): DaemonState | undefined {

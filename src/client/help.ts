@@ -3,7 +3,7 @@
  * tools by category, a tool's description and parameters. From the tool
  * definitions, like docs/tools.md.
  */
-import {helpText} from '../cli/help.js';
+import {helpText, wrap} from '../cli/help.js';
 import {paramDocs} from '../cli/toolParams.js';
 import {CATEGORIES, type ToolCategory} from '../tools/categories.js';
 import type {RegisteredTool} from '../tools/registry.js';
@@ -29,21 +29,6 @@ const COMMANDS: Array<[string, string]> = [
 const PARAM_SYNTAX =
   'Parameters: --name value or --name=value; booleans as --name, --name=false or --no-name; arrays by repeating ' +
   'the parameter or as one JSON array; objects as JSON.';
-
-/** Splits text into lines of at most `width` columns. */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  return line ? [...lines, line] : lines;
-}
 
 /** The whole of `cdp-mcp --help`: commands, tools, then the server's flags. */
 export function mainHelp(tools: RegisteredTool[]): string {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import {after, before, describe, it} from 'node:test';
 
+import {isAlive} from '../../src/cli/daemonState.js';
 import {FixtureServer} from '../../src/testing/fixtureServer.js';
 import {findProcesses, startServer, type TestServer} from '../../src/testing/mcpClient.js';
 
@@ -209,19 +210,8 @@ describe('reliability', () => {
     }
     // Until the killed processes are gone (bounded), then a moment for the
     // server to see its socket close: a fixed pause alone raced on a loaded machine.
-    const alive = (pid: number) =>
-      existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const deadline = Date.now() + 10_000;
-    while (
-      profilePids.some(pid => {
-        try {
-          return alive(pid);
-        } catch {
-          return false;
-        }
-      }) &&
-      Date.now() < deadline
-    ) {
+    while (profilePids.some(isAlive) && Date.now() < deadline) {
       await new Promise(resolve => setTimeout(resolve, 50));
     }
     await new Promise(resolve => setTimeout(resolve, 200));

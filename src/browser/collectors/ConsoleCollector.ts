@@ -161,6 +161,47 @@ export function stackBytes(stack: StackTrace | undefined): number {
  * issues of a page (and of its out-of-process frames and workers), grouped
  * by main-frame navigation. Issues are aggregated per navigation.
  */
+/** The entry of one console API call (of a page or a worker session). */
+export function consoleApiEntry(
+  id: number,
+  session: CdpSession,
+  e: Protocol.Runtime.ConsoleAPICalledEvent,
+): ConsoleApiEntry {
+  const args = e.args.map(slimObject);
+  const text = consoleText(e.args);
+  return {
+    kind: 'console',
+    id,
+    session,
+    type: consoleType(e.type),
+    text,
+    argsCount: args.length,
+    args,
+    stackTrace: e.stackTrace,
+    approxBytes: 200 + text.length * 2 + args.length * 120 + stackBytes(e.stackTrace),
+  };
+}
+
+/** The entry of one uncaught exception. */
+export function exceptionEntry(
+  id: number,
+  session: CdpSession,
+  details: Protocol.Runtime.ExceptionDetails,
+): ExceptionEntry {
+  const text = exceptionText(details);
+  return {
+    kind: 'exception',
+    id,
+    session,
+    type: 'error',
+    text,
+    argsCount: 0,
+    exception: details.exception ? slimObject(details.exception) : undefined,
+    stackTrace: details.stackTrace,
+    approxBytes: 200 + text.length * 2 + stackBytes(details.stackTrace),
+  };
+}
+
 export class ConsoleCollector {
   readonly buckets = new NavigationBuckets<ConsoleEntry>({
     maxItems: MAX_MESSAGES_PER_NAVIGATION,
@@ -206,35 +247,11 @@ export class ConsoleCollector {
     if (e.executionContextId === 0) {
       return;
     }
-    const args = e.args.map(slimObject);
-    const text = consoleText(e.args);
-    this.buckets.add({
-      kind: 'console',
-      id: this.buckets.nextId(),
-      session,
-      type: consoleType(e.type),
-      text,
-      argsCount: args.length,
-      args,
-      stackTrace: e.stackTrace,
-      approxBytes: 200 + text.length * 2 + args.length * 120 + stackBytes(e.stackTrace),
-    });
+    this.buckets.add(consoleApiEntry(this.buckets.nextId(), session, e));
   }
 
   #onException(session: CdpSession, details: Protocol.Runtime.ExceptionDetails): void {
-    const text = exceptionText(details);
-    const stackTrace = details.stackTrace;
-    this.buckets.add({
-      kind: 'exception',
-      id: this.buckets.nextId(),
-      session,
-      type: 'error',
-      text,
-      argsCount: 0,
-      exception: details.exception ? slimObject(details.exception) : undefined,
-      stackTrace,
-      approxBytes: 200 + text.length * 2 + stackBytes(stackTrace),
-    });
+    this.buckets.add(exceptionEntry(this.buckets.nextId(), session, details));
   }
 
   #onLog(session: CdpSession, entry: Protocol.Log.LogEntry): void {

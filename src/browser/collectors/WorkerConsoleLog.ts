@@ -8,15 +8,7 @@
  */
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
-import {
-  type ConsoleApiEntry,
-  consoleText,
-  consoleType,
-  type ExceptionEntry,
-  exceptionText,
-  slimObject,
-  stackBytes,
-} from './ConsoleCollector.js';
+import {type ConsoleApiEntry, consoleApiEntry, type ExceptionEntry, exceptionEntry} from './ConsoleCollector.js';
 
 /** Entries kept per extension (the reference's bound). */
 export const MAX_WORKER_MESSAGES = 1_000;
@@ -65,33 +57,10 @@ export class WorkerConsoleLog {
   }
 
   #onConsole(extensionId: string, session: CdpSession, e: Protocol.Runtime.ConsoleAPICalledEvent): void {
-    const args = e.args.map(slimObject);
-    const text = consoleText(e.args);
-    this.#add(extensionId, {
-      kind: 'console',
-      id: this.#nextId++,
-      session,
-      type: consoleType(e.type),
-      text,
-      argsCount: args.length,
-      args,
-      stackTrace: e.stackTrace,
-      approxBytes: 200 + text.length * 2 + args.length * 120 + stackBytes(e.stackTrace),
-    });
+    this.#add(extensionId, consoleApiEntry(this.#nextId++, session, e));
   }
 
   #onException(extensionId: string, session: CdpSession, details: Protocol.Runtime.ExceptionDetails): void {
-    const text = exceptionText(details);
-    this.#add(extensionId, {
-      kind: 'exception',
-      id: this.#nextId++,
-      session,
-      type: 'error',
-      text,
-      argsCount: 0,
-      exception: details.exception ? slimObject(details.exception) : undefined,
-      stackTrace: details.stackTrace,
-      approxBytes: 200 + text.length * 2 + stackBytes(details.stackTrace),
-    });
+    this.#add(extensionId, exceptionEntry(this.#nextId++, session, details));
   }
 }
