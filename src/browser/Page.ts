@@ -144,7 +144,6 @@ export class Page {
         s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
         s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
         ...this.instrumentation.setUp(),
-        this.frames.init(),
       ]);
       const tree = s.send('Page.getFrameTree');
       if (waitingForDebugger) {

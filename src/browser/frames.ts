@@ -12,7 +12,10 @@ export interface OopifSession {
  * Frames of one page that need more than the page session: out-of-process
  * iframes (auto-attached per page, nested ones through their parent's
  * session) and the main-world execution context of every frame, so snapshot
- * and actions can run in cross-origin frames too.
+ * and actions can run in cross-origin frames too. Only tracks them:
+ * PageInstrumentation turns auto-attach on and resumes each target, once (a
+ * second Target.setAutoAttach on a session whose child is still waiting for
+ * the debugger makes Chrome drop that child, and its frame never loads).
  */
 export class PageFrames {
   /** OOPIF sessions by frame id (= target id). */
@@ -23,15 +26,6 @@ export class PageFrames {
 
   constructor(readonly pageSession: CdpSession) {
     this.#watch(pageSession);
-  }
-
-  /** Turns on auto-attach for iframes of the page. Call once the page session is set up. */
-  async init(): Promise<void> {
-    await this.pageSession.trySend('Target.setAutoAttach', {
-      autoAttach: true,
-      waitForDebuggerOnStart: true,
-      flatten: true,
-    });
   }
 
   oopif(frameId: string): OopifSession | undefined {
@@ -88,10 +82,7 @@ export class PageFrames {
     );
   }
 
-  #onAttached(
-    parent: CdpSession,
-    {sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent,
-  ): void {
+  #onAttached(parent: CdpSession, {sessionId, targetInfo}: Protocol.Target.AttachedToTargetEvent): void {
     const connection = parent.connection;
     if (targetInfo.type !== 'iframe') {
       // Workers and other child targets are PageInstrumentation's (console,
@@ -107,15 +98,6 @@ export class PageFrames {
       }
       this.#contexts.delete(session);
     });
-    void (async () => {
-      await Promise.all([
-        session.trySend('Runtime.enable'),
-        session.trySend('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true}),
-      ]);
-      if (waitingForDebugger) {
-        await session.trySend('Runtime.runIfWaitingForDebugger');
-      }
-      debug(`iframe target attached: ${targetInfo.url}`);
-    })();
+    debug(`iframe target attached: ${targetInfo.url}`);
   }
 }

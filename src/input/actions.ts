@@ -180,19 +180,25 @@ async function waitForActionPoint(
         }
         settle = true;
         retryNow = scrolls <= 2;
-      } else if (!hitTest) {
-        return located.point;
       } else {
-        const covered = await coveringElement(element, located).catch((error: unknown) => {
-          debug('hit test failed', errorMessage(error));
-          return undefined;
-        });
+        const covered = !hitTest
+          ? undefined
+          : await coveringElement(element, located).catch((error: unknown) => {
+              debug('hit test failed', errorMessage(error));
+              return undefined;
+            });
         if (covered === undefined) {
-          return located.point;
+          if (located.chain.length === 0 || (await framesCaughtUp(page, element, located))) {
+            return located.point;
+          }
+          // It moved while the frames drew: look again.
+          blocker = 'moving';
+          retryNow = true;
+        } else {
+          blocker = 'covered';
+          coveredBy = covered;
         }
-        blocker = 'covered';
-        coveredBy = covered;
-        if (!centredForCover) {
+        if (blocker === 'covered' && !centredForCover) {
           // A sticky header or a banner may cover it where it is: try it in the middle of its frame once.
           centredForCover = true;
           centre = true;
@@ -232,6 +238,33 @@ async function waitForActionPoint(
       await sleep(RETRY_MS);
     }
   }
+}
+
+/** Animation frames every process on the way waits before an action in an out-of-process frame. */
+const PRESENT_FRAMES = 2;
+
+/**
+ * For an element inside out-of-process frames: the browser routes input by
+ * the frames' last drawn layout, not by what the DOM says now, so after a
+ * scroll (ours, or the page's just before the call) the event could go to
+ * the frame's parent. Waits (bounded) until every process on the way has drawn
+ * a frame, then checks that the element is still at the point.
+ */
+async function framesCaughtUp(page: Page, element: ResolvedElement, located: Located): Promise<boolean> {
+  const sessions = new Set([page.session, element.session, ...located.chain.map(level => level.parent)]);
+  const waitFrames = `new Promise(r => { let n = ${PRESENT_FRAMES}; const tick = () => (--n > 0 ? requestAnimationFrame(tick) : r(true)); requestAnimationFrame(tick); })`;
+  await Promise.all(
+    [...sessions].map(session =>
+      // A page that does not paint (hidden tab) never runs the callback: the bound lets the action go on.
+      withTimeout(
+        session.send('Runtime.evaluate', {expression: waitFrames, awaitPromise: true, returnByValue: true}),
+        FRAME_WAIT_MS,
+        'no frame',
+      ).catch(() => undefined),
+    ),
+  );
+  const now = await locateOrLose(page, element);
+  return now !== undefined && now.inView && now.point.x === located.point.x && now.point.y === located.point.y;
 }
 
 // ---------------------------------------------------------------- mouse

@@ -122,6 +122,16 @@ document.getElementById('b').addEventListener('drop', e => { e.preventDefault();
       '/trap',
       `<!doctype html><title>Trap</title>${REPORT}<button onclick="report('trap')">Trap button</button>`,
     );
+    // Frames of the top page's site inside cross-site frames: each is an out-of-process frame of an out-of-process frame.
+    fixtures.html(
+      '/frame-grid',
+      top(Array.from({length: 6}, (_, i) => `<iframe src="${cross(`/grid-cell?${i}`)}"></iframe>`).join('')),
+    );
+    fixtures.html(
+      '/grid-cell',
+      `<!doctype html><title>Cell</title><iframe src="${fixtures.url('/grid-leaf')}"></iframe>`,
+    );
+    fixtures.html('/grid-leaf', `<!doctype html><title>Leaf</title><button>Leaf button</button>`);
     mcp = await startServer({args: ['--viewport=1000x700']});
   });
   after(async () => {
@@ -233,5 +243,17 @@ document.getElementById('b').addEventListener('drop', e => { e.preventDefault();
     assert.match(r.text, /no longer exists on the page\. Take a new snapshot/);
     snap = (await mcp.call('take_snapshot', {pageId: 1})).text;
     assert.deepEqual(await reportedIn(uid(/button "Trap button"/)), [], 'the trap was not clicked');
+  });
+
+  it('loads every nested out-of-process frame of a page, navigation after navigation', async () => {
+    // Each child target is set up and resumed once: a second auto-attach request on a frame
+    // whose own child still waited for us made Chrome drop that child, and its document never loaded.
+    for (let i = 0; i < 6; i++) {
+      const r = await mcp.call('navigate_page', {pageId: 1, type: 'url', url: fixtures.url('/frame-grid')});
+      assert.equal(r.isError, false, r.text);
+      assert.doesNotMatch(r.text, /timeout/i, `navigation ${i + 1}`);
+      const text = (await mcp.call('take_snapshot', {pageId: 1})).text;
+      assert.equal(text.match(/button "Leaf button"/g)?.length, 6, `navigation ${i + 1}:\n${text}`);
+    }
   });
 });
