@@ -25,42 +25,118 @@ import type {SnapNode} from './types.js';
  * Measured (docs in the README): asking Chrome about every printed node costs
  * 0.2-0.5 ms per node even pipelined, and Element.computedRole/computedName
  * rebuild the AX tree on every call (~0.8 s each at 5000 buttons), so
- * neither replaces the walk. The choice per frame is by size: documents of
- * more than FAST_MIN_NODES AX nodes (as the previous snapshot of the frame
- * counted them, or a DOM count for a frame seen for the first time) are
- * walked, smaller ones read whole, and so are frames whose last walk had to
- * ask Chrome about a large share of their nodes. A frame the walk fails in
- * falls back to the full tree.
+ * neither replaces the walk. Which one is cheaper depends on the page more
+ * than on its size: on real apps (the corpus) the walk has to ask Chrome
+ * about one node in two to four and loses at every size measured, on a long
+ * list of plain controls it wins from a few hundred nodes. So the choice per
+ * frame is measured:
+ * - A frame seen for the first time is walked when a DOM count says it is
+ *   big (FAST_MIN_NODES), else read whole.
+ * - A frame read whole with TRY_WALK_NODES nodes or more is walked once, and
+ *   one walked first is read whole once its walk proved costly: from then on
+ *   both costs are known and the cheaper path is taken, each frame's own time
+ *   (the frames inside it excluded).
+ * - The slower path is measured again after RETRY_SLOWER_AFTER snapshots,
+ *   twice as late each time it loses again: the page may have changed.
+ * A frame the walk fails in falls back to the full tree.
  *
  * CDP_MCP_SNAPSHOT_ENGINE=ax forces the full tree, =fast the walk (for
  * troubleshooting and tests of each path).
  */
 const FAST_MIN_NODES = 3_000;
-/** Once walked, a frame goes back to the full tree only when clearly smaller (no flapping near the line). */
-const FULL_BELOW_NODES = FAST_MIN_NODES / 2;
+/**
+ * A frame whose full tree has at least this many AX nodes may be cheaper to
+ * walk (a long list of plain links or buttons): the walk is measured there
+ * once, and from then on the faster of the two measured paths is taken.
+ * Below it the full tree costs a few milliseconds and is always taken.
+ */
+const TRY_WALK_NODES = 400;
 /**
  * A walk that had to ask Chrome about more than one node in eight (a page of
- * form controls, say) costs more than the full tree: such a frame is read
- * whole next time. (One pipelined question costs Chrome about as much as
+ * form controls, say) likely costs more than the full tree: such a frame is
+ * read whole next time, to measure that. (One pipelined question costs Chrome about as much as
  * serializing three AX nodes; the walk visits about two per AX node.)
  */
 const ASKED_PER_NODE_LIMIT = 8;
-/** Snapshots read whole after such a walk before the walk is tried again (the page may have changed). */
-const RETRY_WALK_AFTER = 5;
+/**
+ * Snapshots on the faster path before the slower one is measured again (the
+ * page may have changed); doubled each time the slower one loses again.
+ */
+const RETRY_SLOWER_AFTER = 5;
+const RETRY_SLOWER_MAX = 80;
 
 type Path = 'full' | 'fast';
+
+/** What the engine knows about one frame from its earlier snapshots. */
+interface FrameHistory {
+  /** AX nodes at the last snapshot, as the path taken counted them (the walk counts fewer). */
+  nodes: number;
+  path: Path;
+  /** Last measured time of each path on this frame, its own frames excluded (ms). */
+  ms: Partial<Record<Path, number>>;
+  /** The last walk had to ask Chrome about too many nodes. */
+  costlyWalk: boolean;
+  /** Snapshots since the slower path was last measured, and how many to wait before measuring it again. */
+  sinceTrial: number;
+  retryAfter: number;
+}
 
 /** What the engine keeps per page between snapshots. */
 export class SnapshotEnv {
   readonly worlds = new IsolatedWorlds();
   readonly printed = new PrintedNodeIds();
-  /** Per frame: the size of its document at the last snapshot, and the path taken. */
-  readonly sizes = new Map<string, {nodes: number; path: Path; fullSince?: number}>();
+  /** Per frame: what its earlier snapshots cost, by path. */
+  readonly frames = new Map<string, FrameHistory>();
 }
 
 function forced(): Path | undefined {
   const value = process.env['CDP_MCP_SNAPSHOT_ENGINE'];
   return value === 'ax' ? 'full' : value === 'fast' ? 'fast' : undefined;
+}
+
+const other = (path: Path): Path => (path === 'full' ? 'fast' : 'full');
+
+/** The path a frame with this history should take now. */
+export function nextPath(last: FrameHistory): Path {
+  const {full, fast} = last.ms;
+  if (full !== undefined && fast !== undefined) {
+    const faster: Path = fast < full ? 'fast' : 'full';
+    // The costs of a page change with it: measure the slower path again now and then.
+    return last.sinceTrial >= last.retryAfter ? other(faster) : faster;
+  }
+  if (fast === undefined) {
+    // Only read whole so far: worth a walk when the tree is big.
+    return last.nodes >= TRY_WALK_NODES ? 'fast' : 'full';
+  }
+  // Only walked so far (a big frame the first time): measure the full tree once the walk proved costly or the frame shrank.
+  return last.costlyWalk || last.nodes < FAST_MIN_NODES / 2 ? 'full' : 'fast';
+}
+
+/** The history after a snapshot on `path` that took `ms`. */
+export function recordPath(
+  last: FrameHistory | undefined,
+  path: Path,
+  ms: number,
+  nodes: number,
+  costlyWalk: boolean,
+): FrameHistory {
+  const previous = last?.ms ?? {};
+  const otherMs = previous[other(path)];
+  // A trial: the path that was slower at the last measurement of both.
+  const trial = otherMs !== undefined && previous[path] !== undefined && previous[path] > otherMs;
+  let retryAfter = last?.retryAfter ?? RETRY_SLOWER_AFTER;
+  if (trial) {
+    retryAfter = ms < otherMs ? RETRY_SLOWER_AFTER : Math.min(retryAfter * 2, RETRY_SLOWER_MAX);
+  }
+  return {
+    nodes,
+    path,
+    ms: {...previous, [path]: ms},
+    costlyWalk: path === 'fast' ? costlyWalk : (last?.costlyWalk ?? false),
+    // Counted from the last time the slower path was measured (its first measurement included).
+    sinceTrial: trial || otherMs === undefined || previous[path] === undefined ? 0 : (last?.sinceTrial ?? 0) + 1,
+    retryAfter,
+  };
 }
 
 /** A DOM count for a frame never snapshotted before (one cheap evaluation in its main world). */
@@ -84,12 +160,9 @@ async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Prom
   if (force) {
     return force;
   }
-  const last = env.sizes.get(place.key);
+  const last = env.frames.get(place.key);
   if (last) {
-    if ((last.fullSince ?? RETRY_WALK_AFTER) < RETRY_WALK_AFTER) {
-      return 'full';
-    }
-    return last.nodes >= (last.path === 'fast' ? FULL_BELOW_NODES : FAST_MIN_NODES) ? 'fast' : 'full';
+    return nextPath(last);
   }
   return (await probeSize(page, place)) >= FAST_MIN_NODES ? 'fast' : 'full';
 }
@@ -109,12 +182,33 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
   const frameSnapshot = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
     visited.add(place.key);
     const path = await choosePath(page, env, place);
+    const started = performance.now();
+    // The frames inside are taken in parallel once the frame's own tree is read: the span
+    // from the first start to the last end is theirs, the rest is this frame's own cost.
+    let innerStart = Infinity;
+    let innerEnd = -Infinity;
+    const inner = async (child: FramePlace, childDepth: number) => {
+      innerStart = Math.min(innerStart, performance.now());
+      try {
+        return await frameSnapshot(child, childDepth);
+      } finally {
+        innerEnd = Math.max(innerEnd, performance.now());
+      }
+    };
+    const done = (taken: Path, nodes: number, costlyWalk: boolean) => {
+      const own = performance.now() - started - Math.max(0, innerEnd - innerStart);
+      env.frames.set(place.key, recordPath(env.frames.get(place.key), taken, own, nodes, costlyWalk));
+      return own.toFixed(1);
+    };
     if (path === 'fast') {
       try {
-        const walked = await fastTreeSnapshot(place, ctx, depth);
+        const walked = await fastTreeSnapshot(place, {...ctx, frameSnapshot: inner}, depth);
         if (walked !== 'full') {
           const costly = walked.asked * ASKED_PER_NODE_LIMIT > walked.nodes;
-          env.sizes.set(place.key, {nodes: walked.nodes, path, ...(costly ? {fullSince: 0} : {})});
+          const own = done('fast', walked.nodes, costly);
+          debug(
+            `snapshot of frame ${place.frameId}: walked ${walked.nodes} nodes, asked Chrome about ${walked.asked}, ${own} ms`,
+          );
           return walked.root;
         }
       } catch (error) {
@@ -124,16 +218,15 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
         debug('walk failed, using the full AX tree for the frame', errorMessage(error));
       }
     }
-    const {root, nodes} = await fullTreeSnapshot(place, frames, true, depth, frameSnapshot);
-    const since = env.sizes.get(place.key)?.fullSince;
-    env.sizes.set(place.key, {nodes, path: 'full', ...(since !== undefined ? {fullSince: since + 1} : {})});
+    const {root, nodes} = await fullTreeSnapshot(place, frames, true, depth, inner);
+    debug(`snapshot of frame ${place.frameId}: full tree of ${nodes} nodes, ${done('full', nodes, false)} ms`);
     return root;
   };
   const root = verbose ? await full(frames.mainPlace(), 0) : await frameSnapshot(frames.mainPlace(), 0);
   if (!verbose) {
-    for (const key of env.sizes.keys()) {
+    for (const key of env.frames.keys()) {
       if (!visited.has(key)) {
-        env.sizes.delete(key);
+        env.frames.delete(key);
       }
     }
     env.worlds.retain(visited);
