@@ -60,15 +60,19 @@ const TRY_WALK_NODES = 400;
 const ASKED_PER_NODE_LIMIT = 8;
 /**
  * Snapshots on the faster path before the slower one is measured again (the
- * page may have changed); doubled each time the slower one loses again.
+ * page may have changed): this many times the ratio by which it lost, so a
+ * trial never costs more than about a fifth of the time it could save, and
+ * twice as many each time it loses again.
  */
 const RETRY_SLOWER_AFTER = 5;
-const RETRY_SLOWER_MAX = 80;
+const RETRY_SLOWER_MAX = 200;
 
 type Path = 'full' | 'fast';
 
-/** What the engine knows about one frame from its earlier snapshots. */
+/** What the engine knows about one frame's document from its earlier snapshots. */
 interface FrameHistory {
+  /** The document measured (a new one starts over); undefined where it is not known (inner frames). */
+  document: string | undefined;
   /** AX nodes at the last snapshot, as the path taken counted them (the walk counts fewer). */
   nodes: number;
   path: Path;
@@ -112,29 +116,40 @@ export function nextPath(last: FrameHistory): Path {
   return last.costlyWalk || last.nodes < FAST_MIN_NODES / 2 ? 'full' : 'fast';
 }
 
-/** The history after a snapshot on `path` that took `ms`. */
+/** The history after a snapshot of `document` on `path` that took `ms`. */
 export function recordPath(
   last: FrameHistory | undefined,
-  path: Path,
-  ms: number,
-  nodes: number,
-  costlyWalk: boolean,
+  snapshot: {document: string | undefined; path: Path; ms: number; nodes: number; costlyWalk: boolean},
 ): FrameHistory {
-  const previous = last?.ms ?? {};
+  const {document, path, ms, nodes, costlyWalk} = snapshot;
+  const same = last !== undefined && last.document === document ? last : undefined;
+  const previous = same?.ms ?? {};
+  const before = previous[path];
   const otherMs = previous[other(path)];
-  // A trial: the path that was slower at the last measurement of both.
-  const trial = otherMs !== undefined && previous[path] !== undefined && previous[path] > otherMs;
-  let retryAfter = last?.retryAfter ?? RETRY_SLOWER_AFTER;
-  if (trial) {
-    retryAfter = ms < otherMs ? RETRY_SLOWER_AFTER : Math.min(retryAfter * 2, RETRY_SLOWER_MAX);
+  let sinceTrial = same?.sinceTrial ?? 0;
+  let retryAfter = same?.retryAfter ?? RETRY_SLOWER_AFTER;
+  if (otherMs === undefined) {
+    sinceTrial = 0;
+  } else if (before === undefined || before > otherMs) {
+    // A trial: this path measured for the first time, or again after it lost. The loser waits
+    // in proportion to how much it lost by, and twice as long as before when it lost again.
+    const loss = Math.max(ms, otherMs) / Math.max(Math.min(ms, otherMs), 0.1);
+    const lostAgain = before !== undefined && ms >= otherMs;
+    retryAfter = Math.min(
+      RETRY_SLOWER_MAX,
+      Math.max(Math.ceil(RETRY_SLOWER_AFTER * loss), lostAgain ? retryAfter * 2 : 0),
+    );
+    sinceTrial = 0;
+  } else {
+    sinceTrial++;
   }
   return {
+    document,
     nodes,
     path,
     ms: {...previous, [path]: ms},
-    costlyWalk: path === 'fast' ? costlyWalk : (last?.costlyWalk ?? false),
-    // Counted from the last time the slower path was measured (its first measurement included).
-    sinceTrial: trial || otherMs === undefined || previous[path] === undefined ? 0 : (last?.sinceTrial ?? 0) + 1,
+    costlyWalk: path === 'fast' ? costlyWalk : (same?.costlyWalk ?? false),
+    sinceTrial,
     retryAfter,
   };
 }
@@ -155,13 +170,18 @@ async function probeSize(page: Page, place: FramePlace): Promise<number> {
   return typeof elements === 'number' ? elements * 2 : 0;
 }
 
+/** The main frame's current document (its loaderId); inner frames keep their history across documents. */
+function documentOf(page: Page, place: FramePlace): string | undefined {
+  return place.session === page.session && place.frameId === page.mainFrameId ? page.loaderId : undefined;
+}
+
 async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Promise<Path> {
   const force = forced();
   if (force) {
     return force;
   }
   const last = env.frames.get(place.key);
-  if (last) {
+  if (last && last.document === documentOf(page, place)) {
     return nextPath(last);
   }
   return (await probeSize(page, place)) >= FAST_MIN_NODES ? 'fast' : 'full';
@@ -197,7 +217,8 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
     };
     const done = (taken: Path, nodes: number, costlyWalk: boolean) => {
       const own = performance.now() - started - Math.max(0, innerEnd - innerStart);
-      env.frames.set(place.key, recordPath(env.frames.get(place.key), taken, own, nodes, costlyWalk));
+      const snapshot = {document: documentOf(page, place), path: taken, ms: own, nodes, costlyWalk};
+      env.frames.set(place.key, recordPath(env.frames.get(place.key), snapshot));
       return own.toFixed(1);
     };
     if (path === 'fast') {

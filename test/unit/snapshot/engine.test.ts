@@ -6,6 +6,12 @@ import {nextPath, recordPath} from '../../../src/snapshot/engine.js';
 type History = ReturnType<typeof recordPath>;
 type Path = ReturnType<typeof nextPath>;
 
+const DOC = 'loader-1';
+
+/** A frame's history after one snapshot. */
+const after = (path: Path, ms: number, nodes = 2_000, costlyWalk = false, document = DOC) =>
+  recordPath(undefined, {document, path, ms, nodes, costlyWalk});
+
 /** Takes `count` snapshots of one frame whose paths cost `cost` each; returns the paths taken. */
 function run(first: History, count: number, cost: Record<Path, number>, nodes = 2_000): {paths: Path[]; last: History} {
   let history = first;
@@ -13,48 +19,62 @@ function run(first: History, count: number, cost: Record<Path, number>, nodes = 
   for (let i = 0; i < count; i++) {
     const path = nextPath(history);
     paths.push(path);
-    history = recordPath(history, path, cost[path], nodes, false);
+    history = recordPath(history, {document: DOC, path, ms: cost[path], nodes, costlyWalk: false});
   }
   return {paths, last: history};
 }
 
+const indexes = (paths: Path[], path: Path) => paths.flatMap((p, i) => (p === path ? [i] : []));
+
 describe('snapshot engine: the path per frame', () => {
   it('reads a small frame whole, always', () => {
-    const small = recordPath(undefined, 'full', 3, 120, false);
-    assert.deepEqual(run(small, 20, {full: 3, fast: 1}, 120).paths, Array(20).fill('full'));
+    assert.deepEqual(run(after('full', 3, 120), 20, {full: 3, fast: 1}, 120).paths, Array(20).fill('full'));
   });
 
   it('tries the walk once on a big frame, keeps the faster path, and measures the slower one again later', () => {
-    const big = recordPath(undefined, 'full', 100, 2_000, false);
-    const {paths} = run(big, 8, {full: 100, fast: 20});
-    // The walk wins: it stays, with the full tree measured again five snapshots later.
-    assert.deepEqual(paths, ['fast', 'fast', 'fast', 'fast', 'fast', 'fast', 'full', 'fast']);
+    // The walk is 1.25x faster: the full tree is measured again 7 snapshots later (5 x 1.25, rounded up).
+    const {paths} = run(after('full', 25), 12, {full: 25, fast: 20});
+    assert.deepEqual(paths.slice(0, 10), [
+      'fast',
+      'fast',
+      'fast',
+      'fast',
+      'fast',
+      'fast',
+      'fast',
+      'fast',
+      'full',
+      'fast',
+    ]);
   });
 
-  it('goes back to the full tree when the walk is slower, and tries the walk less and less often', () => {
-    const big = recordPath(undefined, 'full', 30, 2_000, false);
-    const {paths} = run(big, 40, {full: 30, fast: 90});
-    const walks = paths.flatMap((path, i) => (path === 'fast' ? [i] : []));
-    // The first trial, then after 5, 10 and 20 snapshots on the full tree.
-    assert.deepEqual(walks, [0, 6, 17, 38]);
+  it('waits in proportion to the loss before measuring the slower path again, twice as long after each loss', () => {
+    const {paths} = run(after('full', 30), 80, {full: 30, fast: 90});
+    // Lost 3x: 15 snapshots on the full tree, then 30, then 60.
+    assert.deepEqual(indexes(paths, 'fast'), [0, 16, 47]);
+    // A walk ten times faster leaves the full tree untried for 50 snapshots.
+    const big = run(after('full', 2_000), 60, {full: 2_000, fast: 200});
+    assert.deepEqual(indexes(big.paths, 'full'), [51]);
   });
 
-  it('switches when the page changes and the slower path becomes the faster', () => {
-    const big = recordPath(undefined, 'full', 30, 2_000, false);
-    const before = run(big, 12, {full: 30, fast: 90});
+  it('follows the page when the path it takes gets slower than the other', () => {
+    const before = run(after('full', 30), 10, {full: 30, fast: 90});
     assert.equal(before.paths.at(-1), 'full');
-    // The page becomes a long list of plain buttons: the next trial of the walk wins and it stays.
-    const after = run(before.last, 30, {full: 120, fast: 25});
-    const firstWalk = after.paths.indexOf('fast');
-    assert.ok(firstWalk >= 0, 'the walk is tried again');
-    assert.equal(after.paths[firstWalk + 1], 'fast');
-    assert.ok(after.paths.filter(p => p === 'fast').length > after.paths.length / 2);
+    // The page becomes a long list of plain buttons: the full tree now costs more than the walk did.
+    const later = run(before.last, 10, {full: 120, fast: 25});
+    assert.deepEqual(later.paths.slice(0, 3), ['full', 'fast', 'fast']);
+  });
+
+  it('starts over on a new document', () => {
+    const known = run(after('full', 30), 5, {full: 30, fast: 90}).last;
+    assert.equal(nextPath(known), 'full');
+    const navigated = recordPath(known, {document: 'loader-2', path: 'full', ms: 200, nodes: 2_000, costlyWalk: false});
+    assert.equal(navigated.ms.fast, undefined, 'the old document’s walk time is forgotten');
+    assert.equal(nextPath(navigated), 'fast');
   });
 
   it('measures the full tree after a costly first walk of a big frame', () => {
-    const walked = recordPath(undefined, 'fast', 400, 5_000, true);
-    assert.equal(nextPath(walked), 'full');
-    const cheapWalk = recordPath(undefined, 'fast', 40, 5_000, false);
-    assert.equal(nextPath(cheapWalk), 'fast');
+    assert.equal(nextPath(after('fast', 400, 5_000, true)), 'full');
+    assert.equal(nextPath(after('fast', 40, 5_000, false)), 'fast');
   });
 });
