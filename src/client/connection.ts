@@ -13,11 +13,17 @@ const CALL_TIMEOUT_MS = 10 * 60_000;
 export interface ToolResult {
   content: Array<{type: string; text?: string; data?: string; mimeType?: string}>;
   isError: boolean;
+  /** Present when the server runs with --experimentalStructuredContent. */
+  structuredContent?: Record<string, unknown>;
 }
 
 function toResult(result: unknown): ToolResult {
-  const {content, isError} = (result ?? {}) as {content?: ToolResult['content']; isError?: boolean};
-  return {content: content ?? [], isError: isError === true};
+  const {content, isError, structuredContent} = (result ?? {}) as Partial<ToolResult>;
+  return {
+    content: content ?? [],
+    isError: isError === true,
+    ...(structuredContent && typeof structuredContent === 'object' ? {structuredContent} : {}),
+  };
 }
 
 /** Calls one tool in the CLI's session (opening one when there is none or it is gone). */

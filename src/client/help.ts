@@ -18,10 +18,12 @@ const COMMANDS: Array<[string, string]> = [
   ['cdp-mcp status', 'Whether it runs, its pid, flags, uptime, browser, endpoint. Exit code 1 when none runs.'],
   ['cdp-mcp stop', 'Stop it and the Chrome it launched (waits until they are gone).'],
   [
-    'cdp-mcp <tool> [--param value ...]',
+    'cdp-mcp <tool> [--param value ...] [--output-format md|json]',
     'Call one tool on the background server (started with the defaults when none runs) and print its text; images ' +
-      'are saved to temp files whose paths are printed. Page-scoped tools act on the selected page unless --pageId ' +
-      'is given. Exit code 1 when the tool reports an error, 2 for a wrong command line.',
+      'are saved to temp files whose paths are printed. With --output-format json: the structured content (a server ' +
+      "started with --experimentalStructuredContent) plus the images' files, else the text parts as a JSON array. " +
+      'Page-scoped tools act on the selected page unless --pageId is given. Exit code 1 when the tool reports an ' +
+      'error, 2 for a wrong command line.',
   ],
   ['cdp-mcp <tool> --help', "The tool's description and parameters."],
 ];
@@ -64,7 +66,7 @@ export function toolHelp(registered: RegisteredTool): string {
     })
     .join(' ');
   const lines = [
-    ...wrap(`Usage: cdp-mcp ${tool.name} ${usage}`, 100),
+    ...wrap(`Usage: cdp-mcp ${tool.name} ${usage}${usage ? ' ' : ''}[--output-format md|json]`, 100),
     '',
     ...wrap(tool.description, 100),
     '',

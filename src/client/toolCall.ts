@@ -3,7 +3,10 @@
  * server. The parameters are read and checked here, against the same tool
  * definitions the server uses (so a typo is exit code 2 with the parameter's
  * name, before anything runs); the result's text goes to stdout, its images
- * to temp files whose paths are printed.
+ * to temp files whose paths are printed. `--output-format json` prints JSON
+ * instead, as chrome-devtools' CLI does: the structured content (the server
+ * started with --experimentalStructuredContent) with the images' files, else
+ * the text parts as an array.
  */
 import {randomBytes} from 'node:crypto';
 import {writeFileSync} from 'node:fs';
@@ -74,20 +77,67 @@ function checkArgs(registered: RegisteredTool, args: Record<string, unknown>): v
   throw new UsageError(path ? `--${path} (${param?.type ?? 'JSON'}): ${message}` : message);
 }
 
-/** Text to stdout; each image to a temp file (0600), its path printed as chrome-devtools' CLI does. */
-function print(result: ToolResult, tool: string, io: Output): void {
+/** How a result is printed (chrome-devtools' CLI has the same two). */
+export type OutputFormat = 'md' | 'json';
+const OUTPUT_FORMATS: readonly OutputFormat[] = ['md', 'json'];
+const OUTPUT_FORMAT_FLAG = '--output-format';
+
+/** Takes `--output-format <md|json>` (or `=`) out of a tool command line: it is the CLI's, not the tool's. */
+export function takeOutputFormat(argv: readonly string[]): {format: OutputFormat; rest: string[]} {
+  const rest: string[] = [];
+  let format: OutputFormat = 'md';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    let value: string | undefined;
+    if (arg === OUTPUT_FORMAT_FLAG) {
+      value = argv[++i];
+    } else if (arg.startsWith(`${OUTPUT_FORMAT_FLAG}=`)) {
+      value = arg.slice(OUTPUT_FORMAT_FLAG.length + 1);
+    } else {
+      rest.push(arg);
+      continue;
+    }
+    if (!OUTPUT_FORMATS.includes(value as OutputFormat)) {
+      throw new UsageError(
+        `${OUTPUT_FORMAT_FLAG} takes ${OUTPUT_FORMATS.join('|')}, not ${value === undefined ? 'nothing' : `"${value}"`}.`,
+      );
+    }
+    format = value as OutputFormat;
+  }
+  return {format, rest};
+}
+
+/** Each image to a temp file (0600), as chrome-devtools' CLI does. */
+function saveImage(item: ToolResult['content'][number], tool: string): {filePath: string; mimeType: string} {
+  const mimeType = item.mimeType ?? 'application/octet-stream';
+  const extension = IMAGE_EXTENSIONS[mimeType] ?? 'bin';
+  const filePath = join(tmpdir(), `cdp-mcp-${tool}-${randomBytes(6).toString('hex')}.${extension}`);
+  writeFileSync(filePath, Buffer.from(item.data ?? '', 'base64'), {mode: 0o600, flag: 'wx'});
+  return {filePath, mimeType};
+}
+
+/** What the CLI prints for a result: its text, images as "Saved to <path>." lines (md), or JSON. */
+export function renderResult(result: ToolResult, tool: string, format: OutputFormat): string {
+  const texts: string[] = [];
+  const images: Array<{filePath: string; mimeType: string}> = [];
   const parts: string[] = [];
   for (const item of result.content) {
     if (item.type === 'text' && item.text !== undefined) {
+      texts.push(item.text);
       parts.push(item.text);
     } else if (item.type === 'image' && item.data !== undefined) {
-      const extension = IMAGE_EXTENSIONS[item.mimeType ?? ''] ?? 'bin';
-      const path = join(tmpdir(), `cdp-mcp-${tool}-${randomBytes(6).toString('hex')}.${extension}`);
-      writeFileSync(path, Buffer.from(item.data, 'base64'), {mode: 0o600, flag: 'wx'});
-      parts.push(`Saved to ${path}.`);
+      const image = saveImage(item, tool);
+      images.push(image);
+      parts.push(`Saved to ${image.filePath}.`);
     }
   }
-  io.out(`${parts.join('\n')}\n`);
+  if (format === 'md') {
+    return `${parts.join('\n')}\n`;
+  }
+  const json = result.structuredContent
+    ? {...result.structuredContent, ...(images.length ? {images} : {})}
+    : [...texts, ...images];
+  return `${JSON.stringify(json, null, 2)}\n`;
 }
 
 /** Runs `cdp-mcp <tool> ...argv`; returns the exit code. */
@@ -104,8 +154,11 @@ export async function toolCommand(name: string, argv: readonly string[], io: Out
     return EXIT_OK;
   }
   let args: Record<string, unknown>;
+  let format: OutputFormat;
   try {
-    args = parseToolArgs(name, registered.inputSchema, argv);
+    const taken = takeOutputFormat(argv);
+    format = taken.format;
+    args = parseToolArgs(name, registered.inputSchema, taken.rest);
     checkArgs(registered, args);
   } catch (error) {
     if (!(error instanceof UsageError)) {
@@ -133,7 +186,7 @@ export async function toolCommand(name: string, argv: readonly string[], io: Out
   process.once('SIGINT', interrupt);
   try {
     const result = await callTool(state, name, args, abort.signal);
-    print(result, name, io);
+    io.out(renderResult(result, name, format));
     return result.isError ? EXIT_TOOL_ERROR : EXIT_OK;
   } catch (error) {
     if (abort.signal.aborted) {

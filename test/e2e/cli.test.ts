@@ -203,6 +203,26 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
     }
   });
 
+  it('prints JSON with --output-format json: the text parts, images as files', async () => {
+    const listed = await run('list_pages', '--output-format', 'json');
+    assert.equal(listed.code, 0, listed.stderr);
+    const parts = JSON.parse(listed.stdout) as unknown[];
+    assert.ok(Array.isArray(parts) && parts.length > 0, listed.stdout);
+    assert.match(String(parts[0]), /## Pages\n1: .*\[selected\]/);
+    const shot = await run('take_screenshot', '--output-format=json');
+    assert.equal(shot.code, 0, shot.stderr);
+    const image = (JSON.parse(shot.stdout) as Array<{filePath?: string; mimeType?: string}>).find(p => p.filePath);
+    assert.ok(image?.filePath, shot.stdout);
+    try {
+      assert.equal(image.mimeType, 'image/png');
+      assert.deepEqual([...readFileSync(image.filePath).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    } finally {
+      rmSync(image.filePath, {force: true});
+    }
+    const markdown = await run('list_pages', '--output-format', 'md');
+    assert.equal(markdown.stdout, `${String(parts[0])}\n`);
+  });
+
   it('exits 1 when the tool reports an error, with its text', async () => {
     const missing = await run('click', '--uid', '99_99');
     assert.equal(missing.code, 1);
@@ -224,6 +244,7 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
         /--elements takes array of objects \(JSON\), and "\{not json" is not valid JSON/,
       ],
       [['clik'], /unknown command or tool "clik"\. Did you mean click\?/],
+      [['list_pages', '--output-format', 'yaml'], /--output-format takes md\|json, not "yaml"/],
     ];
     for (const [args, message] of cases) {
       const result = await run(...args);
