@@ -36,8 +36,12 @@ import type {SnapNode} from './types.js';
  *   one walked first is read whole once its walk proved costly: from then on
  *   both costs are known and the cheaper path is taken, each frame's own time
  *   (the frames inside it excluded).
- * - The slower path is measured again after RETRY_SLOWER_AFTER snapshots,
- *   twice as late each time it loses again: the page may have changed.
+ * - The slower path is measured again after RETRY_SLOWER_AFTER times the
+ *   ratio it lost by, twice as late each time it loses again: the page may
+ *   have changed.
+ * - That first walk of a document read whole is checked against the full
+ *   tree in the same snapshot (which prints the full tree): a document whose
+ *   walk differs (a closed shadow root on a built-in element) is never walked.
  * A frame the walk fails in falls back to the full tree.
  *
  * CDP_MCP_SNAPSHOT_ENGINE=ax forces the full tree, =fast the walk (for
@@ -80,6 +84,8 @@ interface FrameHistory {
   ms: Partial<Record<Path, number>>;
   /** The last walk had to ask Chrome about too many nodes. */
   costlyWalk: boolean;
+  /** The walk printed something else than the full tree for this document (a closed shadow root on a built-in element): never walk it again. */
+  walkInexact: boolean;
   /** Snapshots since the slower path was last measured, and how many to wait before measuring it again. */
   sinceTrial: number;
   retryAfter: number;
@@ -102,6 +108,9 @@ const other = (path: Path): Path => (path === 'full' ? 'fast' : 'full');
 
 /** The path a frame with this history should take now. */
 export function nextPath(last: FrameHistory): Path {
+  if (last.walkInexact) {
+    return 'full';
+  }
   const {full, fast} = last.ms;
   if (full !== undefined && fast !== undefined) {
     const faster: Path = fast < full ? 'fast' : 'full';
@@ -119,7 +128,14 @@ export function nextPath(last: FrameHistory): Path {
 /** The history after a snapshot of `document` on `path` that took `ms`. */
 export function recordPath(
   last: FrameHistory | undefined,
-  snapshot: {document: string | undefined; path: Path; ms: number; nodes: number; costlyWalk: boolean},
+  snapshot: {
+    document: string | undefined;
+    path: Path;
+    ms: number;
+    nodes: number;
+    costlyWalk: boolean;
+    walkInexact?: boolean;
+  },
 ): FrameHistory {
   const {document, path, ms, nodes, costlyWalk} = snapshot;
   const same = last !== undefined && last.document === document ? last : undefined;
@@ -135,10 +151,12 @@ export function recordPath(
     // in proportion to how much it lost by, and twice as long as before when it lost again.
     const loss = Math.max(ms, otherMs) / Math.max(Math.min(ms, otherMs), 0.1);
     const lostAgain = before !== undefined && ms >= otherMs;
-    retryAfter = Math.min(
-      RETRY_SLOWER_MAX,
-      Math.max(Math.ceil(RETRY_SLOWER_AFTER * loss), lostAgain ? retryAfter * 2 : 0),
-    );
+    retryAfter =
+      before === undefined && ms >= otherMs
+        ? // A first measurement carries one-time costs (the walk's script and world for a new
+          // document): one more sample, on the next snapshot, before the loss counts.
+          0
+        : Math.min(RETRY_SLOWER_MAX, Math.max(Math.ceil(RETRY_SLOWER_AFTER * loss), lostAgain ? retryAfter * 2 : 0));
     sinceTrial = 0;
   } else {
     sinceTrial++;
@@ -149,6 +167,7 @@ export function recordPath(
     path,
     ms: {...previous, [path]: ms},
     costlyWalk: path === 'fast' ? costlyWalk : (same?.costlyWalk ?? false),
+    walkInexact: snapshot.walkInexact ?? same?.walkInexact ?? false,
     sinceTrial,
     retryAfter,
   };
@@ -168,6 +187,14 @@ async function probeSize(page: Page, place: FramePlace): Promise<number> {
   const elements: unknown = response?.result.value;
   // About two AX nodes per element (its text and line boxes).
   return typeof elements === 'number' ? elements * 2 : 0;
+}
+
+/** What a snapshot tree prints (roles, names, properties, identities, shape), to compare two readings. */
+function signature(node: SnapNode | undefined): string {
+  if (!node) {
+    return '';
+  }
+  return `${node.role}\u0000${node.name}\u0000${JSON.stringify(Object.entries(node.props).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}\u0000${node.key ?? ''}[${node.children.map(signature).join(',')}]`;
 }
 
 /** The main frame's current document (its loaderId); inner frames keep their history across documents. */
@@ -202,6 +229,15 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
   const frameSnapshot = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
     visited.add(place.key);
     const path = await choosePath(page, env, place);
+    const history = env.frames.get(place.key);
+    // The first walk of a document so far read whole is checked against the full tree once:
+    // the walk cannot see into a closed shadow root on a built-in element, Chrome can.
+    const check =
+      path === 'fast' &&
+      !forced() &&
+      history?.document === documentOf(page, place) &&
+      history?.ms.full !== undefined &&
+      history.ms.fast === undefined;
     const started = performance.now();
     // The frames inside are taken in parallel once the frame's own tree is read: the span
     // from the first start to the last end is theirs, the rest is this frame's own cost.
@@ -230,7 +266,20 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
           debug(
             `snapshot of frame ${place.frameId}: walked ${walked.nodes} nodes, asked Chrome about ${walked.asked}, ${own} ms`,
           );
-          return walked.root;
+          if (!check) {
+            return walked.root;
+          }
+          const whole = await fullTreeSnapshot(place, frames, true, depth, frameSnapshot);
+          if (signature(whole.root) !== signature(walked.root)) {
+            debug(
+              `snapshot of frame ${place.frameId}: the walk differs from the full tree; reading it whole from now on`,
+            );
+            const entry = env.frames.get(place.key);
+            if (entry) {
+              entry.walkInexact = true;
+            }
+          }
+          return whole.root;
         }
       } catch (error) {
         if (!/context|Could not read the page content|gone/i.test(errorMessage(error))) {

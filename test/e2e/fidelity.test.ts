@@ -25,6 +25,15 @@ describe("snapshot fidelity against Chrome's accessibility tree", () => {
     fixtures.html('/kitchen', KITCHEN_SINK);
     fixtures.html('/buttons', buttonsPage(300));
     fixtures.html('/many', buttonsPage(2500));
+    // A list the walk reads faster than the full tree, with a closed shadow root on a built-in
+    // element: the page cannot see into it, Chrome's tree can.
+    fixtures.html(
+      '/closed-div',
+      buttonsPage(300).replace(
+        '<main>',
+        `<main><div id="host">light text</div><script>document.getElementById('host').attachShadow({mode: 'closed'}).innerHTML = '<button>Closed secret</button>';</script>`,
+      ),
+    );
     fixtures.html('/frames', framesPage(cross));
     fixtures.html('/child', CHILD_FRAME);
     fixtures.html('/cross', CROSS_FRAME);
@@ -74,6 +83,28 @@ describe("snapshot fidelity against Chrome's accessibility tree", () => {
       }
     });
   }
+
+  it('never prints the walk where it differs from the AX tree, snapshot after snapshot', async () => {
+    const url = fixtures.url('/closed-div');
+    const take = async (server: TestServer) => {
+      const r = await server.call('take_snapshot', {pageId: 1});
+      assert.equal(r.isError, false, r.text);
+      return lines(r.text.replace(/uid=(\d+)_/g, 'uid=N_'));
+    };
+    await Promise.all([fast, ax, auto].map(server => server.call('navigate_page', {pageId: 1, url})));
+    const chrome = await take(ax);
+    assert.ok(
+      chrome.some(line => line.includes('button "Closed secret"')),
+      chrome.join('\n'),
+    );
+    // The forced walk shows the host's light DOM instead: this page does tell the paths apart.
+    assert.ok(!(await take(fast)).some(line => line.includes('Closed secret')));
+    // The default engine reads it whole, then tries the walk (it is cheaper here), finds that it
+    // differs, and keeps the full tree: every snapshot equals Chrome's.
+    for (let i = 0; i < 8; i++) {
+      assert.deepEqual(await take(auto), chrome, `snapshot ${i + 1}`);
+    }
+  });
 
   it('interactive elements have the same role and name (kitchen sink)', async () => {
     const [ours, chrome] = await all('/kitchen');

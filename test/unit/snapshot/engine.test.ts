@@ -50,8 +50,8 @@ describe('snapshot engine: the path per frame', () => {
 
   it('waits in proportion to the loss before measuring the slower path again, twice as long after each loss', () => {
     const {paths} = run(after('full', 30), 80, {full: 30, fast: 90});
-    // Lost 3x: 15 snapshots on the full tree, then 30, then 60.
-    assert.deepEqual(indexes(paths, 'fast'), [0, 16, 47]);
+    // The first walk is sampled twice (one-time costs). Lost 3x: 15 snapshots on the full tree, then 30.
+    assert.deepEqual(indexes(paths, 'fast'), [0, 1, 17, 48]);
     // A walk ten times faster leaves the full tree untried for 50 snapshots.
     const big = run(after('full', 2_000), 60, {full: 2_000, fast: 200});
     assert.deepEqual(indexes(big.paths, 'full'), [51]);
@@ -71,6 +71,21 @@ describe('snapshot engine: the path per frame', () => {
     const navigated = recordPath(known, {document: 'loader-2', path: 'full', ms: 200, nodes: 2_000, costlyWalk: false});
     assert.equal(navigated.ms.fast, undefined, 'the old document’s walk time is forgotten');
     assert.equal(nextPath(navigated), 'fast');
+  });
+
+  it('never walks a document again once its walk differed from the full tree', () => {
+    const tried = run(after('full', 100), 1, {full: 100, fast: 10}).last;
+    assert.equal(nextPath(tried), 'fast');
+    const inexact = {...tried, walkInexact: true};
+    assert.deepEqual(run(inexact, 30, {full: 100, fast: 10}).paths, Array(30).fill('full'));
+    const navigated = recordPath(inexact, {
+      document: 'loader-2',
+      path: 'full',
+      ms: 100,
+      nodes: 2_000,
+      costlyWalk: false,
+    });
+    assert.equal(nextPath(navigated), 'fast', 'a new document is measured afresh');
   });
 
   it('measures the full tree after a costly first walk of a big frame', () => {
