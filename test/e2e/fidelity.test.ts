@@ -9,7 +9,7 @@ import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
  * The engine's two paths must print the same tree with the same uids: the
  * in-page walk with Chrome's answers for the rest (CDP_MCP_SNAPSHOT_ENGINE=fast)
  * and Chrome's full accessibility tree (=ax), and the default engine, which
- * picks one per frame by size, on the same pages in the same browser build.
+ * picks one per frame by measured cost, on the same pages in the same browser build.
  * (Equality with chrome-devtools-mcp itself: snapshotOracle.test.ts.)
  */
 describe("snapshot fidelity against Chrome's accessibility tree", () => {
