@@ -118,25 +118,21 @@ function saveImage(item: ToolResult['content'][number], tool: string): {filePath
 
 /** What the CLI prints for a result: its text, images as "Saved to <path>." lines (md), or JSON. */
 export function renderResult(result: ToolResult, tool: string, format: OutputFormat): string {
-  const texts: string[] = [];
-  const images: Array<{filePath: string; mimeType: string}> = [];
-  const parts: string[] = [];
+  const parts: Array<string | {filePath: string; mimeType: string}> = [];
   for (const item of result.content) {
     if (item.type === 'text' && item.text !== undefined) {
-      texts.push(item.text);
       parts.push(item.text);
     } else if (item.type === 'image' && item.data !== undefined) {
-      const image = saveImage(item, tool);
-      images.push(image);
-      parts.push(`Saved to ${image.filePath}.`);
+      parts.push(saveImage(item, tool));
     }
   }
   if (format === 'md') {
-    return `${parts.join('\n')}\n`;
+    return `${parts.map(part => (typeof part === 'string' ? part : `Saved to ${part.filePath}.`)).join('\n')}\n`;
   }
+  const images = parts.filter(part => typeof part !== 'string');
   const json = result.structuredContent
     ? {...result.structuredContent, ...(images.length ? {images} : {})}
-    : [...texts, ...images];
+    : [...parts.filter(part => typeof part === 'string'), ...images];
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 

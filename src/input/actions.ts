@@ -240,8 +240,8 @@ async function waitForActionPoint(
   }
 }
 
-/** Animation frames every process on the way waits before an action in an out-of-process frame. */
-const PRESENT_FRAMES = 2;
+/** Resolves after two animation frames of the document it runs in: it has drawn since the call. */
+const TWO_FRAMES = 'new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))';
 
 /**
  * For an element inside out-of-process frames: the browser routes input by
@@ -252,12 +252,11 @@ const PRESENT_FRAMES = 2;
  */
 async function framesCaughtUp(page: Page, element: ResolvedElement, located: Located): Promise<boolean> {
   const sessions = new Set([page.session, element.session, ...located.chain.map(level => level.parent)]);
-  const waitFrames = `new Promise(r => { let n = ${PRESENT_FRAMES}; const tick = () => (--n > 0 ? requestAnimationFrame(tick) : r(true)); requestAnimationFrame(tick); })`;
   await Promise.all(
     [...sessions].map(session =>
       // A page that does not paint (hidden tab) never runs the callback: the bound lets the action go on.
       withTimeout(
-        session.send('Runtime.evaluate', {expression: waitFrames, awaitPromise: true, returnByValue: true}),
+        session.send('Runtime.evaluate', {expression: TWO_FRAMES, awaitPromise: true, returnByValue: true}),
         FRAME_WAIT_MS,
         'no frame',
       ).catch(() => undefined),

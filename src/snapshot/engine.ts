@@ -79,7 +79,6 @@ interface FrameHistory {
   document: string | undefined;
   /** AX nodes at the last snapshot, as the path taken counted them (the walk counts fewer). */
   nodes: number;
-  path: Path;
   /** Last measured time of each path on this frame, its own frames excluded (ms). */
   ms: Partial<Record<Path, number>>;
   /** The last walk had to ask Chrome about too many nodes. */
@@ -134,7 +133,6 @@ export function recordPath(
     ms: number;
     nodes: number;
     costlyWalk: boolean;
-    walkInexact?: boolean;
   },
 ): FrameHistory {
   const {document, path, ms, nodes, costlyWalk} = snapshot;
@@ -164,10 +162,9 @@ export function recordPath(
   return {
     document,
     nodes,
-    path,
     ms: {...previous, [path]: ms},
     costlyWalk: path === 'fast' ? costlyWalk : (same?.costlyWalk ?? false),
-    walkInexact: snapshot.walkInexact ?? same?.walkInexact ?? false,
+    walkInexact: same?.walkInexact ?? false,
     sinceTrial,
     retryAfter,
   };
@@ -175,10 +172,7 @@ export function recordPath(
 
 /** A DOM count for a frame never snapshotted before (one cheap evaluation in its main world). */
 async function probeSize(page: Page, place: FramePlace): Promise<number> {
-  const contextId =
-    place.session === page.session && place.frameId === page.mainFrameId
-      ? undefined
-      : page.frames.contextOf(place.session, place.frameId);
+  const contextId = isMainFrame(page, place) ? undefined : page.frames.contextOf(place.session, place.frameId);
   const response = await place.session.trySend('Runtime.evaluate', {
     expression: "document.getElementsByTagName('*').length",
     returnByValue: true,
@@ -194,12 +188,18 @@ function signature(node: SnapNode | undefined): string {
   if (!node) {
     return '';
   }
-  return `${node.role}\u0000${node.name}\u0000${JSON.stringify(Object.entries(node.props).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}\u0000${node.key ?? ''}[${node.children.map(signature).join(',')}]`;
+  const props = Object.keys(node.props)
+    .sort()
+    .map(key => [key, node.props[key]]);
+  return `${node.role}\u0000${node.name}\u0000${JSON.stringify(props)}\u0000${node.key ?? ''}[${node.children.map(signature).join(',')}]`;
 }
+
+const isMainFrame = (page: Page, place: FramePlace) =>
+  place.session === page.session && place.frameId === page.mainFrameId;
 
 /** The main frame's current document (its loaderId); inner frames keep their history across documents. */
 function documentOf(page: Page, place: FramePlace): string | undefined {
-  return place.session === page.session && place.frameId === page.mainFrameId ? page.loaderId : undefined;
+  return isMainFrame(page, place) ? page.loaderId : undefined;
 }
 
 async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Promise<Path> {
@@ -243,10 +243,14 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
     // from the first start to the last end is theirs, the rest is this frame's own cost.
     let innerStart = Infinity;
     let innerEnd = -Infinity;
+    /** The frames inside, as taken: the check's full tree reuses them instead of taking them again. */
+    const taken = new Map<string, Promise<SnapNode | undefined>>();
     const inner = async (child: FramePlace, childDepth: number) => {
       innerStart = Math.min(innerStart, performance.now());
+      const result = frameSnapshot(child, childDepth);
+      taken.set(child.key, result);
       try {
-        return await frameSnapshot(child, childDepth);
+        return await result;
       } finally {
         innerEnd = Math.max(innerEnd, performance.now());
       }
@@ -269,7 +273,13 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
           if (!check) {
             return walked.root;
           }
-          const whole = await fullTreeSnapshot(place, frames, true, depth, frameSnapshot);
+          const whole = await fullTreeSnapshot(
+            place,
+            frames,
+            true,
+            depth,
+            (child, childDepth) => taken.get(child.key) ?? frameSnapshot(child, childDepth),
+          );
           if (signature(whole.root) !== signature(walked.root)) {
             debug(
               `snapshot of frame ${place.frameId}: the walk differs from the full tree; reading it whole from now on`,
