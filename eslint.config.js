@@ -17,9 +17,9 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = ['cdp', 'browser', 'input|snapshot|devtools', 'tools', 'server|client', 'bin'];
 /** Imported by every layer; they import no layer. */
-const LEAVES = ['util', 'response', 'cli'];
-/** Leaf-to-leaf imports that are allowed (cli and response use util). */
-const LEAF_DEPS = {util: [], response: ['util'], cli: ['util']};
+const LEAVES = ['util', 'response', 'config'];
+/** Leaf-to-leaf imports that are allowed (config and response use util). */
+const LEAF_DEPS = {util: [], response: ['util'], config: ['util']};
 
 /** The layers that may use the CDP layer directly. */
 const CDP_USERS = ['browser', 'input', 'snapshot', 'devtools'];
@@ -30,7 +30,7 @@ const OWNED_PACKAGES = [
   {names: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], owner: 'server'},
 ];
 
-const allFolders = [...LAYERS.flatMap(l => l.split('|')), ...LEAVES, 'testing'];
+const allFolders = [...LAYERS.flatMap(l => l.split('|')), ...LEAVES];
 
 /** Patterns that forbid importing `folder` from a file under src/<from>/. */
 function folderPattern(folder) {
@@ -57,7 +57,7 @@ function layerRule(folder) {
     const rank = LAYERS.findIndex(l => l.split('|').includes(folder));
     const siblings = LAYERS[rank].split('|').filter(f => f !== folder);
     const higher = LAYERS.slice(rank + 1).flatMap(l => l.split('|'));
-    forbidden = [...siblings, ...higher, 'testing'];
+    forbidden = [...siblings, ...higher];
     // Tools, the server and bin talk to Chrome through the browser model only.
     if (!CDP_USERS.includes(folder) && folder !== 'cdp') {
       forbidden.push('cdp');
@@ -116,7 +116,6 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/testing/**'],
     rules: {'no-console': 'error'},
   },
   {

@@ -48,7 +48,7 @@ const STUBS = [
 ];
 
 /**
- * get_page_text injects these into pages as source text (src/browser/pageTextLibs.ts
+ * get_page_text injects these into pages as source text (src/browser/pageText/pageTextLibs.ts
  * reads them by file name): copied as they are, their packages named in the notices.
  */
 const PAGE_TEXT_LIBRARIES = [

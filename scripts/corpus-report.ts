@@ -11,8 +11,8 @@
  */
 import {writeFileSync} from 'node:fs';
 
-import {type ComparisonPoint, CorpusComparison} from '../src/testing/corpus/compare.js';
-import {CORPUS, type CorpusPage} from '../src/testing/corpus/index.js';
+import {type ComparisonPoint, CorpusComparison} from '../test/support/corpus/compare.js';
+import {CORPUS, type CorpusPage} from '../test/support/corpus/index.js';
 import {
   changedLines,
   CORPUS_ARGS,
@@ -20,10 +20,10 @@ import {
   corpusTable,
   type PageFigures,
   withoutUids,
-} from '../src/testing/corpus/report.js';
-import {evaluate, openCorpusPage, runStep, serveCorpus} from '../src/testing/corpus/runner.js';
-import {FixtureServer} from '../src/testing/fixtureServer.js';
-import {diffLines, type OraclePair, startOraclePair} from '../src/testing/oracle.js';
+} from '../test/support/corpus/report.js';
+import {evaluate, openCorpusPage, runStep, serveCorpus} from '../test/support/corpus/runner.js';
+import {FixtureServer} from '../test/support/fixtureServer.js';
+import {diffLines, type OraclePair, startOraclePair} from '../test/support/oracle.js';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--page') ? argv[argv.indexOf('--page') + 1] : undefined;

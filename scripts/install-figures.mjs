@@ -15,7 +15,7 @@ import {performance} from 'node:perf_hooks';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import {diskUsage, packAndInstall, REPO_ROOT} from '../build/src/testing/packedInstall.js';
+import {diskUsage, packAndInstall, REPO_ROOT} from '../build/test/support/packedInstall.js';
 
 const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 9;

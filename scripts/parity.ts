@@ -8,9 +8,9 @@
  */
 import {existsSync} from 'node:fs';
 
-import {FixtureServer} from '../src/testing/fixtureServer.js';
-import {CHROME_PATH, startServer, type TestServer} from '../src/testing/mcpClient.js';
-import {ensureTheirs} from './bench-session.js';
+import {FixtureServer} from '../test/support/fixtureServer.js';
+import {CHROME_PATH, startServer, type TestServer} from '../test/support/mcpClient.js';
+import {ensureTheirs} from './bench/session.js';
 
 const cdmArg = process.argv.indexOf('--cdm');
 const CDM_BIN = cdmArg > 0 ? (process.argv[cdmArg + 1] ?? '') : ensureTheirs('/tmp/cdp-mcp-bench/cdm');

@@ -1,13 +1,13 @@
 /**
  * The generated parts of README.md: the flag tables, from the flag table in
- * src/cli/flagTable.ts. `npm run gen-docs` writes them; a unit test
+ * src/config/flagTable.ts. `npm run gen-docs` writes them; a unit test
  * (test/unit/cli/readme.test.ts) fails when the README no longer matches.
  */
-import {flagTablesMarkdown} from '../src/cli/help.js';
+import {flagTablesMarkdown} from '../src/config/help.js';
 
 /** Opens the generated flag section of the README. */
 export const FLAGS_START =
-  '<!-- flags:start: generated from src/cli/flagTable.ts by `npm run gen-docs`; do not edit -->';
+  '<!-- flags:start: generated from src/config/flagTable.ts by `npm run gen-docs`; do not edit -->';
 /** Closes it. */
 export const FLAGS_END = '<!-- flags:end -->';
 

@@ -4,7 +4,7 @@
  *   npm run snapshot-diff -- <url | construct:NAME | --constructs>... [--verbose | --both] [--steps]
  *                            [--arg=<server flag>]... [--env=K=V]... [--print] [--times N]
  *
- * construct:NAME serves that construct page (src/testing/constructs) from a local fixture server,
+ * construct:NAME serves that construct page (test/support/constructs) from a local fixture server,
  * --constructs all of them; --steps also compares after each of the construct's interactions.
  * --env sets a variable for our server only (e.g. --env=CDP_MCP_SNAPSHOT_ENGINE=ax).
  * --verbose compares verbose snapshots, --both compares both modes; --arg passes a flag to both
@@ -13,8 +13,8 @@
  */
 import {performance} from 'node:perf_hooks';
 
-import {type Construct, CONSTRUCTS, constructUrl, serveConstructs} from '../src/testing/constructs/index.js';
-import {FixtureServer} from '../src/testing/fixtureServer.js';
+import {type Construct, CONSTRUCTS, constructUrl, serveConstructs} from '../test/support/constructs/index.js';
+import {FixtureServer} from '../test/support/fixtureServer.js';
 import {
   callBoth,
   compareSnapshots,
@@ -23,7 +23,7 @@ import {
   type OraclePair,
   snapshotOf,
   startOraclePair,
-} from '../src/testing/oracle.js';
+} from '../test/support/oracle.js';
 
 const HELP = `Usage: npm run snapshot-diff -- <url | construct:NAME | --constructs>... [--verbose | --both] [--steps]
        [--arg=FLAG]... [--env=K=V]... [--print] [--times N]`;

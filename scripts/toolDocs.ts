@@ -4,8 +4,8 @@
  * run gen-docs` writes it; a unit test (test/unit/cli/toolDocs.test.ts) fails
  * when it no longer matches.
  */
-import {DEFAULT_CONFIG} from '../src/cli/options.js';
-import {paramDocs} from '../src/cli/toolParams.js';
+import {paramDocs} from '../src/client/toolParams.js';
+import {DEFAULT_CONFIG} from '../src/config/options.js';
 import {CATEGORIES, type ToolCategory} from '../src/tools/categories.js';
 import {gatingFlags} from '../src/tools/categories.js';
 import {createTools, type RegisteredTool} from '../src/tools/registry.js';

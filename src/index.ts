@@ -7,12 +7,12 @@
  * The types here are self-contained (no MCP SDK types): the package ships
  * bundled, with no dependencies.
  */
-import {type Config, DEFAULT_CONFIG} from './cli/options.js';
+import {type Config, DEFAULT_CONFIG} from './config/options.js';
 import {ServerCore} from './server/core.js';
 import {startTransport} from './server/start.js';
 import {configureLogger, type LogLevel} from './util/logger.js';
 
-export {type Config, DEFAULT_CONFIG, parseConfig} from './cli/options.js';
+export {type Config, DEFAULT_CONFIG, parseConfig} from './config/options.js';
 export type {LogLevel} from './util/logger.js';
 
 /** Everything the command-line flags set (see the README's flag table), plus the transport and a log sink. */

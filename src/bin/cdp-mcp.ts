@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import {parseConfig} from '../cli/options.js';
+import {parseConfig} from '../config/options.js';
 import {configureLogger, warn} from '../util/logger.js';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);

@@ -4,7 +4,7 @@
  * in the state folder. Each `cdp-mcp <tool>` rejoins it; when the server no
  * longer knows it (it was restarted), a new one is opened.
  */
-import {type DaemonState, readSession, writeSession} from '../cli/daemonState.js';
+import {type DaemonState, readSession, writeSession} from '../config/daemonState.js';
 import {McpHttpSession, SessionGoneError} from './mcpHttp.js';
 
 /** A tool call may run long (a trace, a Lighthouse audit, a heap snapshot); Ctrl-C cancels it sooner. */

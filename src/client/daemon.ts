@@ -9,7 +9,6 @@ import {spawn} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
 import {closeSync, constants, fchmodSync, openSync, readFileSync} from 'node:fs';
 
-import {daemonArgs, givenArgs} from '../cli/daemonArgs.js';
 import {
   DAEMON_ENV,
   type DaemonState,
@@ -20,9 +19,10 @@ import {
   releaseState,
   stateDir,
   statePath,
-} from '../cli/daemonState.js';
+} from '../config/daemonState.js';
 import {sleep} from '../util/async.js';
 import {callTool} from './connection.js';
+import {daemonArgs, givenArgs} from './daemonArgs.js';
 import {childProcesses, runsCommand} from './processes.js';
 
 /** A wrong command line. */

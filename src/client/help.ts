@@ -3,10 +3,10 @@
  * tools by category, a tool's description and parameters. From the tool
  * definitions, like docs/tools.md.
  */
-import {helpText, wrap} from '../cli/help.js';
-import {paramDocs} from '../cli/toolParams.js';
+import {helpText, wrap} from '../config/help.js';
 import {CATEGORIES, type ToolCategory} from '../tools/categories.js';
 import type {RegisteredTool} from '../tools/registry.js';
+import {paramDocs} from './toolParams.js';
 
 const COMMANDS: Array<[string, string]> = [
   ['cdp-mcp [flags]', 'Run the MCP server: stdio, or Streamable HTTP with --port (flags below).'],

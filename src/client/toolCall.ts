@@ -15,12 +15,12 @@ import {join, resolve} from 'node:path';
 
 import * as v from 'valibot';
 
-import {type Config, parseConfig} from '../cli/options.js';
-import {paramDocs, parseToolArgs, UsageError} from '../cli/toolParams.js';
+import {type Config, parseConfig} from '../config/options.js';
 import {createTools, type RegisteredTool} from '../tools/registry.js';
 import {callTool, type ToolResult} from './connection.js';
 import {type Output, runningDaemon, startDaemon} from './daemon.js';
 import {toolHelp} from './help.js';
+import {paramDocs, parseToolArgs, UsageError} from './toolParams.js';
 
 /** Exit codes. */
 export const EXIT_OK = 0;

@@ -1,7 +1,7 @@
 import type {CdpParams} from '../../protocol/index.js';
-import {exceptionMessage} from '../browser/exceptions.js';
-import {type Page, type ResolvedElement, staleElementError} from '../browser/Page.js';
-import {cpuMultiplier} from '../browser/settle.js';
+import {type Page, type ResolvedElement, staleElementError} from '../browser/core/Page.js';
+import {cpuMultiplier} from '../browser/core/settle.js';
+import {exceptionMessage} from '../browser/script/exceptions.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {coveringElement, locate, type Located, type Point, scrollFramesToPoint} from './hitTarget.js';

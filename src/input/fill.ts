@@ -1,4 +1,4 @@
-import type {Page, ResolvedElement} from '../browser/Page.js';
+import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {actionPoint, callOn, mouseClick, typeText} from './actions.js';
 
 /** Above this length text is set at once instead of typed (as the reference does). */

@@ -6,7 +6,7 @@
  * events go to the page session in top-level coordinates, so a wrong offset
  * or a covered point would click something else while reporting success.
  */
-import type {Page, ResolvedElement} from '../browser/Page.js';
+import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {debug} from '../util/logger.js';
 

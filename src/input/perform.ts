@@ -3,8 +3,8 @@
  * snapshot by uid, act on it the way a user would, and wait for what that
  * caused (runAndSettle). Each returns what happened (navigation, dialog).
  */
-import type {Page} from '../browser/Page.js';
-import {runAndSettle, type SettleResult} from '../browser/settle.js';
+import type {Page} from '../browser/core/Page.js';
+import {runAndSettle, type SettleResult} from '../browser/core/settle.js';
 import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from './actions.js';
 import {fillElement} from './fill.js';

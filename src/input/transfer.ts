@@ -1,4 +1,4 @@
-import type {Page, ResolvedElement} from '../browser/Page.js';
+import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {deferred, sleep, withTimeout} from '../util/async.js';
 import {actionPoint, callOn, mouseClick, type Point} from './actions.js';
 

@@ -1,5 +1,5 @@
-import {BrowserManager} from '../browser/BrowserManager.js';
-import type {Config} from '../cli/options.js';
+import {BrowserManager} from '../browser/core/BrowserManager.js';
+import type {Config} from '../config/options.js';
 import {createTools} from '../tools/registry.js';
 import {debug} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';

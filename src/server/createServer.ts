@@ -1,7 +1,7 @@
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js';
 
-import type {BrowserManager} from '../browser/BrowserManager.js';
-import type {Config} from '../cli/options.js';
+import type {BrowserManager} from '../browser/core/BrowserManager.js';
+import type {Config} from '../config/options.js';
 import {ServerCore} from './core.js';
 import type {Pipeline} from './pipeline.js';
 import type {McpSession} from './session.js';

@@ -4,7 +4,7 @@
  * CLI generated) that publishes where it listens in the user's state folder
  * and takes it back when it exits.
  */
-import {claimState, DAEMON_ENV, type DaemonState, logPath, releaseState} from '../cli/daemonState.js';
+import {claimState, DAEMON_ENV, type DaemonState, logPath, releaseState} from '../config/daemonState.js';
 import {SERVER_VERSION} from './createServer.js';
 import {AUTH_TOKEN_ENV} from './httpAccess.js';
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 
-import type {BrowserManager} from '../browser/BrowserManager.js';
-import type {BrowserScope} from '../browser/BrowserScope.js';
-import {guardAgainstDialogs} from '../browser/dialogGuard.js';
-import type {Page} from '../browser/Page.js';
-import type {Config} from '../cli/options.js';
+import type {BrowserManager} from '../browser/core/BrowserManager.js';
+import type {BrowserScope} from '../browser/core/BrowserScope.js';
+import {guardAgainstDialogs} from '../browser/core/dialogGuard.js';
+import type {Page} from '../browser/core/Page.js';
+import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
 import {capText} from '../response/truncate.js';

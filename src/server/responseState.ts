@@ -1,6 +1,6 @@
-import type {BrowserScope} from '../browser/BrowserScope.js';
-import type {Page} from '../browser/Page.js';
-import {defaultNavigationTimeout} from '../browser/settle.js';
+import type {BrowserScope} from '../browser/core/BrowserScope.js';
+import type {Page} from '../browser/core/Page.js';
+import {defaultNavigationTimeout} from '../browser/core/settle.js';
 import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
 import {snapshotSection} from '../snapshot/section.js';
 import type {PathSandbox} from '../util/sandbox.js';

@@ -1,5 +1,5 @@
-import type {BrowserManager} from '../browser/BrowserManager.js';
-import {BrowserScope} from '../browser/BrowserScope.js';
+import type {BrowserManager} from '../browser/core/BrowserManager.js';
+import {BrowserScope} from '../browser/core/BrowserScope.js';
 import {debug} from '../util/logger.js';
 
 const RESTART_NOTE =

@@ -6,9 +6,9 @@ import {
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-import type {BrowserManager} from '../browser/BrowserManager.js';
-import type {BrowserScope} from '../browser/BrowserScope.js';
-import type {Config} from '../cli/options.js';
+import type {BrowserManager} from '../browser/core/BrowserManager.js';
+import type {BrowserScope} from '../browser/core/BrowserScope.js';
+import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';

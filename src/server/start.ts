@@ -1,4 +1,4 @@
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import {ServerCore} from './core.js';
 import {type CdpMcpServer, createServer} from './createServer.js';
 import {daemonDir, publishDaemon} from './daemon.js';

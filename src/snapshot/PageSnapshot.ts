@@ -4,7 +4,7 @@ import {
   type Page,
   type ResolvedElement,
   staleElementError,
-} from '../browser/Page.js';
+} from '../browser/core/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {captureTree, SnapshotEnv} from './engine.js';

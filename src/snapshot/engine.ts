@@ -1,4 +1,4 @@
-import type {Page} from '../browser/Page.js';
+import type {Page} from '../browser/core/Page.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {type FastContext, fastTreeSnapshot} from './fastTree.js';

@@ -1,5 +1,5 @@
 import type {Protocol} from '../../protocol/index.js';
-import type {Page} from '../browser/Page.js';
+import type {Page} from '../browser/core/Page.js';
 import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';

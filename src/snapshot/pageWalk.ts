@@ -1,4 +1,4 @@
-import {exceptionMessage} from '../browser/exceptions.js';
+import {exceptionMessage} from '../browser/script/exceptions.js';
 import {errorMessage} from '../util/async.js';
 import type {FramePlace, IsolatedWorlds} from './frames.js';
 import type {PrintedNodeIds} from './printedIds.js';

@@ -1,4 +1,4 @@
-import type {Page} from '../browser/Page.js';
+import type {Page} from '../browser/core/Page.js';
 import type {SnapshotRequest} from '../response/ResponseBuilder.js';
 import {capText, SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 import type {PathSandbox} from '../util/sandbox.js';

@@ -4,8 +4,8 @@
  * or the full one). A tool that is off is not listed; called anyway (a stale
  * client, the CLI) it answers with the flag that turns it on.
  */
-import type {CategoryFlag} from '../cli/categoryFlags.js';
-import type {Config} from '../cli/options.js';
+import type {CategoryFlag} from '../config/categoryFlags.js';
+import type {Config} from '../config/options.js';
 
 /** Categories, as chrome-devtools-mcp names them. */
 export type ToolCategory =

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import {
   type ConsoleListItem,
   formatConsoleDetail,

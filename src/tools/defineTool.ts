@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ToolSectionName} from '../response/structured.js';
 import type {ToolCategory, ToolCondition} from './categories.js';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import {NETWORK_CONDITION_NAMES} from '../browser/emulationState.js';
+import {NETWORK_CONDITION_NAMES} from '../browser/emulation/emulationState.js';
 import {definePageTool} from './defineTool.js';
 import {emulationFromParams, VIEWPORT_FORMAT} from './emulationParams.js';
 

@@ -2,7 +2,7 @@
  * The emulate tool's parameters as text formats (viewport, geolocation,
  * headers) and how they make up the page's next emulation state.
  */
-import type {EmulationState, NetworkConditionName, ViewportState} from '../browser/emulationState.js';
+import type {EmulationState, NetworkConditionName, ViewportState} from '../browser/emulation/emulationState.js';
 
 export const VIEWPORT_FORMAT = "'<width>x<height>x<devicePixelRatio>[,mobile][,touch][,landscape]'";
 

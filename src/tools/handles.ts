@@ -5,49 +5,54 @@
  */
 import {extname} from 'node:path';
 
-import {requestBody, responseBody} from '../browser/bodies.js';
-import type {Browser} from '../browser/Browser.js';
-import type {BrowserScope} from '../browser/BrowserScope.js';
-import type {ConsoleEntry, IssueEntry} from '../browser/collectors/ConsoleCollector.js';
-import type {NetworkRecord} from '../browser/collectors/NetworkCollector.js';
-import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/consoleDetails.js';
-import type {DownloadRecord} from '../browser/downloads.js';
-import {emulatePage} from '../browser/emulatePage.js';
-import type {EmulationState} from '../browser/emulationState.js';
-import {evaluateInPage, evaluateInWorker, type EvaluationRequest, type EvaluationResult} from '../browser/evaluate.js';
 import {
   installExtension,
   listExtensions,
   reloadExtension,
   triggerExtensionAction,
   uninstallExtension,
-} from '../browser/extensions.js';
-import {captureHeapSnapshot, type HeapSnapshotProgress} from '../browser/heapSnapshot.js';
-import {
-  type NavigationOptions,
-  type NavigationOutcome,
-  type NavigationRequest,
-  performNavigation,
-} from '../browser/navigation.js';
-import type {OpenDialog, Page} from '../browser/Page.js';
-import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText.js';
-import {installPwa, launchPwa, osAppState, uninstallPwa} from '../browser/pwa.js';
-import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp.js';
-import {startRecording, stopRecording} from '../browser/recording/screencast.js';
-import {captureScreenshot, type ScreenshotRequest} from '../browser/screenshot.js';
-import {parseStorageText} from '../browser/storageFormat.js';
-import {applyStorageState, captureStorageState} from '../browser/storageState.js';
-import {tabTargetIdOf} from '../browser/tabs.js';
+} from '../browser/apps/extensions.js';
+import {installPwa, launchPwa, osAppState, uninstallPwa} from '../browser/apps/pwa.js';
 import {
   discoverThirdPartyTools,
   executeThirdPartyTool,
   findThirdPartyTool,
   withElementUids,
-} from '../browser/thirdParty.js';
-import {waitForText} from '../browser/waitForText.js';
-import {webMcpOf} from '../browser/webmcp.js';
-import {resizeContent} from '../browser/window.js';
-import type {Config} from '../cli/options.js';
+} from '../browser/apps/thirdParty.js';
+import {webMcpOf} from '../browser/apps/webmcp.js';
+import type {ConsoleEntry, IssueEntry} from '../browser/console/ConsoleCollector.js';
+import {type DetailContext, entryArguments, entryStack, issueAffectedLines} from '../browser/console/consoleDetails.js';
+import type {Browser} from '../browser/core/Browser.js';
+import type {BrowserScope} from '../browser/core/BrowserScope.js';
+import {captureHeapSnapshot, type HeapSnapshotProgress} from '../browser/core/heapSnapshot.js';
+import {
+  type NavigationOptions,
+  type NavigationOutcome,
+  type NavigationRequest,
+  performNavigation,
+} from '../browser/core/navigation.js';
+import type {OpenDialog, Page} from '../browser/core/Page.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/core/rawCdp.js';
+import {captureScreenshot, type ScreenshotRequest} from '../browser/core/screenshot.js';
+import {tabTargetIdOf} from '../browser/core/tabs.js';
+import {resizeContent} from '../browser/core/window.js';
+import type {DownloadRecord} from '../browser/downloads/downloads.js';
+import {emulatePage} from '../browser/emulation/emulatePage.js';
+import type {EmulationState} from '../browser/emulation/emulationState.js';
+import {requestBody, responseBody} from '../browser/network/bodies.js';
+import type {NetworkRecord} from '../browser/network/NetworkCollector.js';
+import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText/pageText.js';
+import {startRecording, stopRecording} from '../browser/recording/screencast.js';
+import {
+  evaluateInPage,
+  evaluateInWorker,
+  type EvaluationRequest,
+  type EvaluationResult,
+} from '../browser/script/evaluate.js';
+import {waitForText} from '../browser/script/waitForText.js';
+import {parseStorageText} from '../browser/storage/storageFormat.js';
+import {applyStorageState, captureStorageState} from '../browser/storage/storageState.js';
+import type {Config} from '../config/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
 import {type LighthouseRun, runLighthouse} from '../devtools/lighthouse/runLighthouse.js';
 import {formatInsight} from '../devtools/trace/analysis.js';

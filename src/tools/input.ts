@@ -2,8 +2,8 @@ import {access} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
-import {browserIsLocal} from '../browser/browserIsLocal.js';
-import type {SettleResult} from '../browser/settle.js';
+import {browserIsLocal} from '../browser/core/browserIsLocal.js';
+import type {SettleResult} from '../browser/core/settle.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
-import type {NavigationOutcome, NavigationRequest} from '../browser/navigation.js';
-import type {Config} from '../cli/options.js';
+import type {NavigationOutcome, NavigationRequest} from '../browser/core/navigation.js';
+import type {Config} from '../config/options.js';
 import {definePageTool, timeoutEntry, timeoutOrDefault} from './defineTool.js';
 import {showThirdPartyTools} from './thirdParty.js';
 import {checkNavigationUrl} from './urlChecks.js';

@@ -2,7 +2,7 @@ import {extname} from 'node:path';
 
 import * as v from 'valibot';
 
-import type {NetworkMock} from '../browser/networkMocks.js';
+import type {NetworkMock} from '../browser/network/networkMocks.js';
 import {formatMockList, type MockView} from '../response/formatNetwork.js';
 import type {ToolPage} from './context.js';
 import {definePageTool} from './defineTool.js';

@@ -1,7 +1,7 @@
 import {toJsonSchema} from '@valibot/to-json-schema';
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import {outputJsonSchema} from '../response/structured.js';
 import {toolDisabledReason} from './categories.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';

@@ -2,7 +2,7 @@ import {extname} from 'node:path';
 
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import {withExtension} from '../util/sandbox.js';
 import {definePageTool} from './defineTool.js';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import {definePageTool} from './defineTool.js';
 
 /** Larger images go to a temp file instead of inline base64 (as the reference does). */

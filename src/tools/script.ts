@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 
 import * as v from 'valibot';
 
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 import {formatHandledDialog} from '../response/format.js';
 import {definePageTool} from './defineTool.js';
 

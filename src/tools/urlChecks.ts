@@ -4,7 +4,7 @@
  * evaluation, `file:` URLs (also wrapped in `view-source:`) without file
  * navigations.
  */
-import type {Config} from '../cli/options.js';
+import type {Config} from '../config/options.js';
 
 /** URL schemes that run caller-given script. */
 const SCRIPT_PROTOCOLS = new Set(['javascript:', 'data:', 'vbscript:']);

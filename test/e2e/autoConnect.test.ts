@@ -6,9 +6,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {type RunningChromium, startChromium} from '../../src/testing/chromium.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {SERVER_BIN, startServer} from '../../src/testing/mcpClient.js';
+import {type RunningChromium, startChromium} from '../support/chromium.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {SERVER_BIN, startServer} from '../support/mcpClient.js';
 
 const ROOT_ENV = 'CDP_MCP_CHROME_USER_DATA_ROOT';
 

@@ -5,10 +5,10 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {type DaemonState, readSession, readState, writeSession} from '../../src/cli/daemonState.js';
 import {childProcesses} from '../../src/client/processes.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {CHROME_PATH, SERVER_BIN, TEST_FLAGS} from '../../src/testing/mcpClient.js';
+import {type DaemonState, readSession, readState, writeSession} from '../../src/config/daemonState.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {CHROME_PATH, SERVER_BIN, TEST_FLAGS} from '../support/mcpClient.js';
 
 /** One CLI run may start the server and Chrome: bounded well above that. */
 const CLI_TIMEOUT_MS = 90_000;

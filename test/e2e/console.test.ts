@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {serveMappedBundle} from '../../src/testing/sourceMapFixture.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {serveMappedBundle} from '../support/sourceMapFixture.js';
 
 /** The msgid of the first listed message whose line matches. */
 function msgid(list: string, pattern: RegExp): number {

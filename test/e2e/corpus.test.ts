@@ -10,12 +10,12 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {type ComparisonPoint, CorpusComparison} from '../../src/testing/corpus/compare.js';
-import {CORPUS} from '../../src/testing/corpus/index.js';
-import {changedLines, CORPUS_ARGS} from '../../src/testing/corpus/report.js';
-import {openCorpusPage, runStep, serveCorpus} from '../../src/testing/corpus/runner.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+import {type ComparisonPoint, CorpusComparison} from '../support/corpus/compare.js';
+import {CORPUS} from '../support/corpus/index.js';
+import {changedLines, CORPUS_ARGS} from '../support/corpus/report.js';
+import {openCorpusPage, runStep, serveCorpus} from '../support/corpus/runner.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 /** Differing lines shown in a failure message. */
 const SHOWN_DIFF_LINES = 60;

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {CORPUS} from '../../src/testing/corpus/index.js';
-import {CORPUS_ARGS} from '../../src/testing/corpus/report.js';
-import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../../src/testing/corpus/runner.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {ORACLE_VIEWPORT} from '../../src/testing/oracle.js';
+import {CORPUS} from '../support/corpus/index.js';
+import {CORPUS_ARGS} from '../support/corpus/report.js';
+import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../support/corpus/runner.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {ORACLE_VIEWPORT} from '../support/oracle.js';
 
 describe('corpus tasks: an agent completes a task on every real app with our tools', () => {
   let fixtures: FixtureServer;

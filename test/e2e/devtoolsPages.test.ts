@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {describe, it} from 'node:test';
 
-import {SERVER_BIN, startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+import {SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 const INSPECTOR = 'devtools://devtools/bundled/inspector.html';
 /** Bound of the wait for Chrome to open a tab's DevTools window. */

@@ -5,10 +5,10 @@ import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startHttpServer} from '../../src/testing/httpClient.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startHttpServer} from '../support/httpClient.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 const CSV = 'a,b\n1,2\n';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {SERVER_BIN, startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 const SCRIPT_REFUSAL = (scheme: string) =>
   `Error: Navigating to ${scheme} URLs is not allowed when JavaScript evaluation is disabled.`;

@@ -12,10 +12,10 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import type {CallResult, TestServer} from '../../src/testing/mcpClient.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
 import {sleep} from '../../src/util/async.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import type {CallResult, TestServer} from '../support/mcpClient.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 /** Bound of the wait for the worker to start and log (both servers). */
 const WORKER_START_DEADLINE_MS = 20_000;

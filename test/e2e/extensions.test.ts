@@ -11,9 +11,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
 import {deferred, withTimeout} from '../../src/util/async.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 /** Bounds of the waits below (an unbounded wait once hung a CI run). */
 const LISTENER_WAIT_MS = 20_000;

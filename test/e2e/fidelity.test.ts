@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {buttonsPage, CHILD_FRAME, CROSS_FRAME, framesPage, KITCHEN_SINK} from '../../src/testing/fixtures.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {buttonsPage, CHILD_FRAME, CROSS_FRAME, framesPage, KITCHEN_SINK} from '../support/fixtures.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
 
 /**
  * The engine's two paths must print the same tree with the same uids: the

@@ -12,9 +12,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, beforeEach, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 /** Inner documents report to the top page, which keeps the log an assertion reads. */
 const REPORT = `<script>window.reported = []; function report(what) { reported.push(what); top.postMessage(what, '*'); }</script>`;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {connectSession, type HttpSession, type HttpTestServer, startHttpServer} from '../../src/testing/httpClient.js';
-import {SERVER_BIN, TEST_FLAGS} from '../../src/testing/mcpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {connectSession, type HttpSession, type HttpTestServer, startHttpServer} from '../support/httpClient.js';
+import {SERVER_BIN, TEST_FLAGS} from '../support/mcpClient.js';
 
 const INITIALIZE = {
   jsonrpc: '2.0',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {type HttpTestServer, startHttpServer} from '../../src/testing/httpClient.js';
+import {type HttpTestServer, startHttpServer} from '../support/httpClient.js';
 
 /** Sessions opened and closed; a few at a time, as several agents would. */
 const SESSIONS = 200;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {type HttpSession, type HttpTestServer, resultOf, startHttpServer} from '../../src/testing/httpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {type HttpSession, type HttpTestServer, resultOf, startHttpServer} from '../support/httpClient.js';
 
 /** Long enough that a test passing through it would time out (the calls below are bounded at 30 s). */
 const NEVER_MS = 120_000;

@@ -4,10 +4,10 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {CHILD_FRAME, CROSS_FRAME, framesPage} from '../../src/testing/fixtures.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {CHILD_FRAME, CROSS_FRAME, framesPage} from '../support/fixtures.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 const FORM = `<!doctype html><title>Form</title><form id="f" onsubmit="event.preventDefault(); window.submitted = (window.submitted || 0) + 1">
 <input aria-label="Text" value="old"><input type="email" aria-label="Email"><input type="password" aria-label="Secret">

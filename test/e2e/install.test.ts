@@ -7,12 +7,12 @@ import {after, before, describe, it} from 'node:test';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import {DEFAULT_CONFIG} from '../../src/cli/options.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {resultOf} from '../../src/testing/httpClient.js';
-import {TEST_FLAGS} from '../../src/testing/mcpClient.js';
-import {filesContaining, packAndInstall, type PackedInstall, REPO_ROOT} from '../../src/testing/packedInstall.js';
+import {DEFAULT_CONFIG} from '../../src/config/options.js';
 import {createTools} from '../../src/tools/registry.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {resultOf} from '../support/httpClient.js';
+import {TEST_FLAGS} from '../support/mcpClient.js';
+import {filesContaining, packAndInstall, type PackedInstall, REPO_ROOT} from '../support/packedInstall.js';
 
 /** The budget for the installed package, everything included. */
 const MAX_INSTALLED_BYTES = 8 * 1024 * 1024;

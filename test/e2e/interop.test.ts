@@ -11,9 +11,9 @@ import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {CdpConnection} from '../../src/cdp/CdpConnection.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {CHROME_PATH, startServer, type TestServer} from '../../src/testing/mcpClient.js';
 import {sleep} from '../../src/util/async.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {CHROME_PATH, startServer, type TestServer} from '../support/mcpClient.js';
 
 /** How long the test's Chrome may take to open its DevTools port. */
 const CHROME_START_TIMEOUT_MS = 30_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {soak} from '../../src/testing/soak.js';
+import {soak} from '../support/soak.js';
 
 describe('leaks', () => {
   it('keeps heap, Chrome targets and CDP sessions flat over navigate + snapshot + evaluate cycles', async () => {

@@ -5,8 +5,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {CHROME_PATH, findProcesses, SERVER_BIN, startServer, TEST_FLAGS} from '../../src/testing/mcpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {CHROME_PATH, findProcesses, SERVER_BIN, startServer, TEST_FLAGS} from '../support/mcpClient.js';
 
 /** Chrome processes started with a profile dir made by our launcher for server `pid`. */
 async function chromeOf(profileNeedle: string): Promise<number[]> {

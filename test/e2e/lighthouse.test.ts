@@ -6,9 +6,9 @@ import {after, before, describe, it} from 'node:test';
 import {pathToFileURL} from 'node:url';
 
 import {parseSections} from '../../src/response/sections.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {type HeapReport, heapReport} from '../../src/testing/soak.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {type HeapReport, heapReport} from '../support/soak.js';
 
 /**
  * A small shop page with the two classic failures (no `lang`, an image

@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 import {pathToFileURL} from 'node:url';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {FixtureServer} from '../support/fixtureServer.js';
 import {
   LEAK_INITIAL,
   LEAK_LABELS,
@@ -14,8 +14,8 @@ import {
   writeCorruptCopy,
   writeStringHeavySnapshot,
   writeTruncatedCopy,
-} from '../../src/testing/heapFixtures.js';
-import {findProcesses, startServer, type TestServer} from '../../src/testing/mcpClient.js';
+} from '../support/heapFixtures.js';
+import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
 
 const MEMORY_FLAGS = ['--no-page-id-routing', '--memoryDebugging'];
 

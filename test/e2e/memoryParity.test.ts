@@ -5,9 +5,9 @@ import {dirname, join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 import {pathToFileURL} from 'node:url';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {LEAK_PAGE} from '../../src/testing/heapFixtures.js';
-import {CHROME_PATH, startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {LEAK_PAGE} from '../support/heapFixtures.js';
+import {CHROME_PATH, startServer, type TestServer} from '../support/mcpClient.js';
 
 const require = createRequire(import.meta.url);
 const CDM_BIN = join(

@@ -13,9 +13,9 @@ import {after, before, describe, it} from 'node:test';
 
 import {Ajv2020} from 'ajv/dist/2020.js';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import type {TestServer} from '../../src/testing/mcpClient.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import type {TestServer} from '../support/mcpClient.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 const PNG_MAGIC = '89504e47';
 const PORTS = /127\.0\.0\.1:\d+/g;

@@ -6,8 +6,8 @@ import {after, before, describe, it} from 'node:test';
 
 import ws from 'ws';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
 
 /** The reqid of the first listed request whose line matches. */
 function reqid(list: string, pattern: RegExp): number {

@@ -4,9 +4,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 const API_PAGE = `<!doctype html><title>api</title><script>
 window.get = (url, init) => fetch(url, init).then(async r => r.status + ' ' + (r.headers.get('content-type') || '-') + ' ' + await r.text(), e => 'failed: ' + e.message);

@@ -5,9 +5,9 @@ import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {parseSections} from '../../src/response/sections.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 const para = (n: number) =>
   `<p>Paragraph ${n} of the story, with enough words, commas, and clauses to look like real prose, which readers like.</p>`;

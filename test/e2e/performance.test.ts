@@ -6,9 +6,9 @@ import {after, before, describe, it} from 'node:test';
 import {gunzipSync} from 'node:zlib';
 
 import {analyzeTrace, formatTraceSummary, insightNames} from '../../src/devtools/trace/analysis.js';
-import {routePerformancePages} from '../../src/testing/devtoolsFixtures.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {routePerformancePages} from '../support/devtoolsFixtures.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
 
 const ALREADY_RUNNING =
   'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.';

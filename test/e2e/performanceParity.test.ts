@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {routePerformancePages} from '../../src/testing/devtoolsFixtures.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {normaliseNumbers, startReference} from '../../src/testing/reference.js';
+import {routePerformancePages} from '../support/devtoolsFixtures.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {normaliseNumbers, startReference} from '../support/reference.js';
 
 /**
  * Our trace tools against chrome-devtools-mcp 1.11 (core-js preloaded) on the

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {SERVER_BIN} from '../../src/testing/mcpClient.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {SERVER_BIN} from '../support/mcpClient.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 describe('--categoryPwa', () => {
   let fixtures: FixtureServer;

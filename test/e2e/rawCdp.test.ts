@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
 
 describe('send_cdp_command', () => {
   let mcp: TestServer;

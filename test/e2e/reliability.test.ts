@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {after, before, describe, it} from 'node:test';
 
-import {isAlive} from '../../src/cli/daemonState.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {findProcesses, startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {isAlive} from '../../src/config/daemonState.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
 
 interface JsonSchema {
   type?: string;

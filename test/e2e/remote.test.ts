@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {type RunningChromium, startChromium} from '../../src/testing/chromium.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer} from '../../src/testing/mcpClient.js';
-import {WsProxy} from '../../src/testing/wsProxy.js';
+import {type RunningChromium, startChromium} from '../support/chromium.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer} from '../support/mcpClient.js';
+import {WsProxy} from '../support/wsProxy.js';
 
 const HEADER = {name: 'Authorization', value: 'Bearer farm-secret'};
 

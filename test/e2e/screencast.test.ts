@@ -4,9 +4,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {findProcesses, startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {majorBrand, sampleCount} from '../../src/testing/mp4.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
+import {majorBrand, sampleCount} from '../support/mp4.js';
 
 /** A page that repaints every frame, so a recording has something to encode. */
 const ANIMATED = `<!doctype html><title>anim</title><h1 id="h">0</h1>

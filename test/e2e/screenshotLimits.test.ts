@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(base64: string): {width: number; height: number} {

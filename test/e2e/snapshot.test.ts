@@ -4,9 +4,9 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 const GOLDEN_PAGE = `<!doctype html><title>Golden</title><main><h1>Hello</h1><p>Some text</p><a href="/next">Next</a>
 <button disabled>Off</button><input aria-label="Name" value="v"><input type="checkbox" aria-label="Ok" checked>

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {CONSTRUCTS, constructUrl, serveConstructs} from '../../src/testing/constructs/index.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {CONSTRUCTS, constructUrl, serveConstructs} from '../support/constructs/index.js';
+import {FixtureServer} from '../support/fixtureServer.js';
 import {
   callBoth,
   compareSnapshots,
@@ -10,7 +10,7 @@ import {
   navigateBoth,
   type OraclePair,
   startOraclePair,
-} from '../../src/testing/oracle.js';
+} from '../support/oracle.js';
 
 /**
  * Our take_snapshot must print what chrome-devtools-mcp 1.11 prints, line for

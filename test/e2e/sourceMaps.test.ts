@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {SERVER_BIN, startServer} from '../../src/testing/mcpClient.js';
-import {serveMappedBundle} from '../../src/testing/sourceMapFixture.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {SERVER_BIN, startServer} from '../support/mcpClient.js';
+import {serveMappedBundle} from '../support/sourceMapFixture.js';
 
 /** The stack of the page's uncaught "widget exploded" error, as get_console_message prints it. */
 async function widgetStack(args: string[], url: string): Promise<string> {

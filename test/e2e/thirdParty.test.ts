@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {type OraclePair, startOraclePair} from '../../src/testing/oracle.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
 const TOOLS_PAGE = `<!doctype html><link rel="icon" href="data:,"><title>Dev</title><p id="p">dev tools</p>
 <button id="b" onclick="this.textContent = 'pressed'">Press</button>

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
 import {parseSections} from '../../src/response/sections.js';
-import {buttonsPage} from '../../src/testing/fixtures.js';
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
-import {uidOf} from '../../src/testing/snapshotText.js';
+import {buttonsPage} from '../support/fixtures.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
+import {uidOf} from '../support/snapshotText.js';
 
 /** 300 buttons; "Button 1" appends one more button to the first list when clicked. */
 const PAGE = buttonsPage(300).replace(

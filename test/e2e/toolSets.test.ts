@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {after, before, describe, it} from 'node:test';
 
-import {DEFAULT_CONFIG, parseConfig} from '../../src/cli/options.js';
-import {REPO_ROOT} from '../../src/testing/goldens.js';
-import {startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {DEFAULT_CONFIG, parseConfig} from '../../src/config/options.js';
 import {createTools} from '../../src/tools/registry.js';
+import {REPO_ROOT} from '../support/goldens.js';
+import {startServer, type TestServer} from '../support/mcpClient.js';
 
 const REFERENCE = `${REPO_ROOT}test/fixtures/cdm-1.11-tool-names-by-flag.txt`;
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
-import {SERVER_BIN, startServer, type TestServer} from '../../src/testing/mcpClient.js';
+import {FixtureServer} from '../support/fixtureServer.js';
+import {SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
 
 describe('URL policy, header redaction and category flags', () => {
   let fixtures: FixtureServer;

@@ -5,9 +5,9 @@ import {join} from 'node:path';
 import {describe, it} from 'node:test';
 import {fileURLToPath} from 'node:url';
 
-import {CORPUS} from '../../src/testing/corpus/index.js';
-import {corpusDocTable} from '../../src/testing/corpus/report.js';
-import {mimeType, NODE_MODULES} from '../../src/testing/fixtureServer.js';
+import {CORPUS} from '../support/corpus/index.js';
+import {corpusDocTable} from '../support/corpus/report.js';
+import {mimeType, NODE_MODULES} from '../support/fixtureServer.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

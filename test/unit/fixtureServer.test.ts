@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
-import {FixtureServer} from '../../src/testing/fixtureServer.js';
+import {FixtureServer} from '../support/fixtureServer.js';
 
 describe('fixture server: files from packages', () => {
   let server: FixtureServer;

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {
-  diffLines,
-  findInSnapshot,
-  normalizeSnapshot,
-  parseSnapshotLine,
-  UidNormalizer,
-} from '../../src/testing/oracle.js';
+import {diffLines, findInSnapshot, normalizeSnapshot, parseSnapshotLine, UidNormalizer} from '../support/oracle.js';
 
 describe('snapshot oracle helpers', () => {
   it('replaces uids by placeholders in order of first appearance, and loopback ports', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {BrowserManager} from '../../src/browser/BrowserManager.js';
-import {type Config, DEFAULT_CONFIG, parseConfig} from '../../src/cli/options.js';
+import {BrowserManager} from '../../src/browser/core/BrowserManager.js';
+import {type Config, DEFAULT_CONFIG, parseConfig} from '../../src/config/options.js';
 import {HeapSnapshots} from '../../src/devtools/heap/HeapSnapshots.js';
 import {Pipeline} from '../../src/server/pipeline.js';
 import {createTools} from '../../src/tools/registry.js';

@@ -2,7 +2,7 @@ import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpProtocolError} from '../../cdp/errors.js';
 import {withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
-import type {Page} from '../Page.js';
+import type {Page} from '../core/Page.js';
 import {RECORDING_COMMAND_TIMEOUT_MS, RECORDING_FINISH_TIMEOUT_MS, type ScreenRecorder} from './ScreenRecorder.js';
 
 /** The page's viewport in device pixels: Chrome downscales recordings to a small size unless told. */

@@ -4,7 +4,7 @@ import {cpus} from 'node:os';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {deferred, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
-import type {Page} from '../Page.js';
+import type {Page} from '../core/Page.js';
 import {viewportPixelSize} from './chromeRecorder.js';
 import {RECORDING_COMMAND_TIMEOUT_MS, RECORDING_FINISH_TIMEOUT_MS, type ScreenRecorder} from './ScreenRecorder.js';
 

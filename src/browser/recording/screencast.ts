@@ -1,4 +1,4 @@
-import type {Page} from '../Page.js';
+import type {Page} from '../core/Page.js';
 import {ChromeScreenRecorder} from './chromeRecorder.js';
 import {FfmpegScreenRecorder, type VideoContainer} from './ffmpegRecorder.js';
 

@@ -1,4 +1,4 @@
-import type {Page} from '../../browser/Page.js';
+import type {Page} from '../../browser/core/Page.js';
 import {paginate} from '../../response/format.js';
 import {CascadeCollector, formatCascade} from './cascade.js';
 import {PageStyles} from './PageStyles.js';

@@ -1,5 +1,5 @@
 import type {CdpCommand, Protocol} from '../../../protocol/index.js';
-import type {Page} from '../../browser/Page.js';
+import type {Page} from '../../browser/core/Page.js';
 import type {CdpConnection, CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpProtocolError, TargetClosedError} from '../../cdp/errors.js';
 import {debug} from '../../util/logger.js';

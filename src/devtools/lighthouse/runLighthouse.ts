@@ -1,5 +1,5 @@
-import {reapplyEmulation} from '../../browser/emulatePage.js';
-import type {Page} from '../../browser/Page.js';
+import type {Page} from '../../browser/core/Page.js';
+import {reapplyEmulation} from '../../browser/emulation/emulatePage.js';
 import {errorMessage, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 import type {ProgressReporter} from '../../util/progress.js';

@@ -1,9 +1,9 @@
 import {promisify} from 'node:util';
 import {gzip} from 'node:zlib';
 
-import type {Browser} from '../../browser/Browser.js';
-import {navigate} from '../../browser/navigation.js';
-import type {Page} from '../../browser/Page.js';
+import type {Browser} from '../../browser/core/Browser.js';
+import {navigate} from '../../browser/core/navigation.js';
+import type {Page} from '../../browser/core/Page.js';
 import {errorMessage} from '../../util/async.js';
 import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
 import {loadTraceBundle} from '../vendor.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {browserIsLocal} from '../../../src/browser/browserIsLocal.js';
+import {browserIsLocal} from '../../../src/browser/core/browserIsLocal.js';
 
 describe('browserIsLocal', () => {
   it('tells a local browser from a remote one', () => {

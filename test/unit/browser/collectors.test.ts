@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {argumentText, consoleText, exceptionText} from '../../../src/browser/collectors/ConsoleCollector.js';
-import {aggregationKey, describeIssue, issueVariants} from '../../../src/browser/collectors/issues.js';
-import {NavigationBuckets} from '../../../src/browser/collectors/NavigationBuckets.js';
-import {displayName} from '../../../src/browser/sourceMaps.js';
-import {NO_THROTTLE, UrlPolicy} from '../../../src/browser/urlPolicy.js';
+import {argumentText, consoleText, exceptionText} from '../../../src/browser/console/ConsoleCollector.js';
+import {aggregationKey, describeIssue, issueVariants} from '../../../src/browser/console/issues.js';
+import {NavigationBuckets} from '../../../src/browser/network/NavigationBuckets.js';
+import {NO_THROTTLE, UrlPolicy} from '../../../src/browser/network/urlPolicy.js';
+import {displayName} from '../../../src/browser/script/sourceMaps.js';
 import {parseGeolocation, parseHeaders, parseViewport} from '../../../src/tools/emulationParams.js';
 
 describe('NavigationBuckets', () => {

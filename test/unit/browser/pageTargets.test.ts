@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {isPageTarget} from '../../../src/browser/pageTargets.js';
+import {isPageTarget} from '../../../src/browser/core/pageTargets.js';
 
 const DEVTOOLS = 'devtools://devtools/bundled/devtools_app.html?targetType=tab';
 

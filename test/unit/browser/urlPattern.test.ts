@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {compileUrlPattern, componentGlob, fetchGlob} from '../../../src/browser/urlPattern.js';
+import {compileUrlPattern, componentGlob, fetchGlob} from '../../../src/browser/network/urlPattern.js';
 
 /** Fetch's wildcard matching ('*' any run, '?' one character, backslash escapes), as Chrome applies it. */
 function globMatches(glob: string, url: string): boolean {

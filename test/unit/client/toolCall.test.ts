@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import {readFileSync, rmSync} from 'node:fs';
 import {describe, it} from 'node:test';
 
-import {UsageError} from '../../../src/cli/toolParams.js';
 import {renderResult, takeOutputFormat} from '../../../src/client/toolCall.js';
+import {UsageError} from '../../../src/client/toolParams.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64');
 

@@ -11,7 +11,7 @@ import {
   insightNames,
 } from '../../../src/devtools/trace/analysis.js';
 import {loadPolyfills} from '../../../src/devtools/vendor.js';
-import {markdownSection, readGoldens, traceFixture} from '../../../src/testing/goldens.js';
+import {markdownSection, readGoldens, traceFixture} from '../../support/goldens.js';
 
 /** Every insight the vendored engine computes for a navigation (tools.md §5.3). */
 const ALL_INSIGHTS = [

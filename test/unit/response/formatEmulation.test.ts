@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import type {EmulationState} from '../../../src/browser/emulationState.js';
+import type {EmulationState} from '../../../src/browser/emulation/emulationState.js';
 import {formatEmulation, paginate} from '../../../src/response/format.js';
 
 describe('formatEmulation', () => {

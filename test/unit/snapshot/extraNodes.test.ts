@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {withElementUids} from '../../../src/browser/thirdParty.js';
+import {withElementUids} from '../../../src/browser/apps/thirdParty.js';
 import type {CdpSession} from '../../../src/cdp/CdpConnection.js';
 import {insertExtraNodes} from '../../../src/snapshot/extraNodes.js';
 import {formatSnapshot} from '../../../src/snapshot/format.js';

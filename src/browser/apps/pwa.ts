@@ -1,0 +1,102 @@
+/**
+ * Progressive Web Apps through the `PWA` domain, which Chrome offers only
+ * over its debugging pipe: so only for a Chrome this server launched.
+ */
+import {CdpProtocolError} from '../../cdp/errors.js';
+import type {PipeChannel} from '../../cdp/pipeChannel.js';
+import {sleep} from '../../util/async.js';
+import type {Browser} from '../core/Browser.js';
+import type {Page} from '../core/Page.js';
+import {pagesOfTab} from '../core/tabs.js';
+
+/**
+ * Chrome answers PWA.uninstall before it has closed the app's windows; the
+ * page list printed with the answer must not show them (the reference's does
+ * not), so uninstall waits for them, this long at most.
+ */
+const APP_WINDOWS_CLOSE_MS = 2_000;
+const APP_WINDOWS_POLL_MS = 25;
+
+/** The windows launch_pwa opened, per browser and manifest id. */
+const appWindows = new WeakMap<Browser, Map<string, Set<Page>>>();
+
+function windowsOf(browser: Browser, manifestId: string): Set<Page> {
+  let byManifest = appWindows.get(browser);
+  if (!byManifest) {
+    byManifest = new Map();
+    appWindows.set(browser, byManifest);
+  }
+  let pages = byManifest.get(manifestId);
+  if (!pages) {
+    pages = new Set();
+    byManifest.set(manifestId, pages);
+  }
+  return pages;
+}
+
+/** Chrome's refusal worded as the reference words it (`Protocol error (PWA.install): …`). */
+async function refusal<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof CdpProtocolError) {
+      throw new Error(`Protocol error (${error.method}): ${error.protocolMessage}`, {cause: error});
+    }
+    throw error;
+  }
+}
+
+function pipeOf(browser: Browser): PipeChannel {
+  const pipe = browser.endpoint.pipe?.();
+  if (!pipe) {
+    throw new Error(
+      'PWA tools need a Chrome this server launches (Chrome offers them over its debugging pipe only): restart without --browserUrl/--wsEndpoint/--autoConnect.',
+    );
+  }
+  return pipe;
+}
+
+export async function installPwa(
+  browser: Browser,
+  manifestId: string,
+  installUrlOrBundleUrl: string,
+  displayMode: 'standalone' | 'browser' | undefined,
+): Promise<void> {
+  const pipe = pipeOf(browser);
+  await refusal(pipe.send('PWA.install', {manifestId, installUrlOrBundleUrl}));
+  if (displayMode) {
+    // Apps installed over CDP open in a browser tab until told otherwise.
+    await refusal(pipe.send('PWA.changeAppUserSettings', {manifestId, displayMode}));
+  }
+}
+
+export async function uninstallPwa(browser: Browser, manifestId: string): Promise<void> {
+  await refusal(pipeOf(browser).send('PWA.uninstall', {manifestId}));
+  const windows = windowsOf(browser, manifestId);
+  const deadline = Date.now() + APP_WINDOWS_CLOSE_MS;
+  while ([...windows].some(page => !page.closed) && Date.now() < deadline) {
+    await sleep(APP_WINDOWS_POLL_MS);
+  }
+  windows.clear();
+}
+
+/** Opens the app (at `url` when given) and returns its page once it is set up. */
+export async function launchPwa(browser: Browser, manifestId: string, url: string | undefined): Promise<Page> {
+  const {targetId} = await refusal(pipeOf(browser).send('PWA.launch', {manifestId, ...(url ? {url} : {})}));
+  // Chrome answers with the app window's tab target; the page is the tab's child.
+  const {targetInfo} = await browser.connection.send('Target.getTargetInfo', {targetId});
+  const [pageTargetId = targetId] = targetInfo.type === 'tab' ? await pagesOfTab(browser.connection, targetId) : [];
+  const page = await browser.pageForTarget(pageTargetId);
+  windowsOf(browser, manifestId).add(page);
+  return page;
+}
+
+export interface OsAppState {
+  badgeCount: number;
+  fileHandlers: unknown[];
+}
+
+export async function osAppState(browser: Browser, manifestId: string): Promise<OsAppState> {
+  const {badgeCount, fileHandlers} = await refusal(pipeOf(browser).send('PWA.getOsAppState', {manifestId}));
+  return {badgeCount, fileHandlers};
+}

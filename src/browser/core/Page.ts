@@ -1,0 +1,325 @@
+import type {Protocol} from '../../../protocol/index.js';
+import type {CdpSession} from '../../cdp/CdpConnection.js';
+import {type Deferred, deferred} from '../../util/async.js';
+import {debug} from '../../util/logger.js';
+import type {EmulationState} from '../emulation/emulationState.js';
+import {MockSet} from '../network/networkMocks.js';
+import {UrlPolicy} from '../network/urlPolicy.js';
+import type {ScreenRecorder} from '../recording/ScreenRecorder.js';
+import {PageFrames} from './frames.js';
+import {PageInstrumentation} from './PageInstrumentation.js';
+import {PROBE_SOURCE, probeCall} from './probe.js';
+
+export type DialogType = Protocol.Page.DialogType;
+
+/** A JavaScript dialog the page opened and nobody has answered yet. */
+export interface OpenDialog {
+  type: DialogType;
+  message: string;
+  defaultPrompt?: string;
+}
+
+/** Bound of reading a page title for page lists (as the reference). */
+const TITLE_TIMEOUT_MS = 1_000;
+
+/** An element of the latest snapshot, resolved to a JS object in its frame. */
+export interface ResolvedElement {
+  session: CdpSession;
+  /** Remote object of the element in its frame's main world. */
+  objectId: string;
+  backendNodeId?: number;
+  /** Identifies the frame (document) the element lives in. */
+  frameId: string;
+}
+
+/** What input tools need to know about a snapshot node besides its element. */
+export interface ElementSummary {
+  role: string;
+  /** The node's `option` children (a select or listbox), with their uids. */
+  options: Array<{name: string; uid: string | undefined}>;
+}
+
+/** The error for a uid whose element left the page (or its document). */
+export function staleElementError(uid: string, cause?: unknown): Error {
+  return new Error(
+    `Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`,
+    cause === undefined ? undefined : {cause},
+  );
+}
+
+/** Maps snapshot uids to live elements; provided by the snapshot layer. */
+export interface ElementResolver {
+  resolve(uid: string): Promise<ResolvedElement>;
+  /** Role and options of the node behind a uid; throws the unknown-uid error. */
+  describe(uid: string): ElementSummary;
+  /** The uid a DOM node has in the latest snapshot, if any (links DevTools issues to elements). */
+  uidForBackendNodeId?(backendNodeId: number): string | undefined;
+}
+
+/**
+ * One browser tab we track: its flat CDP session, the main frame's current
+ * document, its open dialog and the state tools keep per page.
+ */
+export class Page {
+  url: string;
+  title: string;
+  /** The main frame's current document (changes on every cross-document navigation). */
+  loaderId = '';
+  /** Loader ids whose `load` lifecycle event has fired. */
+  readonly loadedLoaders = new Set<string>();
+  dialog: OpenDialog | undefined;
+  crashed = false;
+  closed = false;
+  readonly emulation: EmulationState = {};
+  /**
+   * Downloads the page's actions are known to have started (a link with a
+   * `download` attribute clicked, a navigation that turned into a download),
+   * counted since the page opened: responses wait for them to begin.
+   */
+  downloadsExpected = 0;
+  /**
+   * Extra sessions to this page being attached (DevTools' own models use one):
+   * their attach events are not new pages.
+   */
+  auxiliaryAttaches = 0;
+  /** Set once a snapshot has been taken on this page. */
+  elements: ElementResolver | undefined;
+  /** The screencast being recorded on this page (screencast_start to screencast_stop). */
+  recording: ScreenRecorder | undefined;
+  /** Console and network collectors, source maps, frame and worker sessions. */
+  readonly instrumentation: PageInstrumentation;
+  /** Out-of-process iframes and per-frame execution contexts. */
+  readonly frames: PageFrames;
+  readonly #ready: Deferred<void> = deferred<void>();
+  readonly #unsubscribe: Array<() => void> = [];
+  #probeLoader = '';
+
+  constructor(
+    readonly id: number,
+    readonly session: CdpSession,
+    targetInfo: Protocol.Target.TargetInfo,
+    /** Name of the isolated context the page is in, as its session knows it (undefined: the session's own). */
+    public contextName: string | undefined,
+    readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
+    /** The network mocks of the page's browser context. */
+    readonly mocks: MockSet = new MockSet(urlPolicy),
+  ) {
+    this.url = targetInfo.url;
+    this.title = targetInfo.title;
+    this.browserContextId = targetInfo.browserContextId;
+    this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation, mocks);
+    this.frames = new PageFrames(session);
+    this.#listen();
+  }
+
+  readonly browserContextId: string | undefined;
+  /** The session (BrowserScope) the page belongs to; undefined while nobody owns it. */
+  ownerId: number | undefined;
+
+  get targetId(): string {
+    return this.session.targetId;
+  }
+
+  /** For page targets the main frame id equals the target id. */
+  get mainFrameId(): string {
+    return this.session.targetId;
+  }
+
+  /** Resolves once the session is set up (domains enabled, frame tree read). */
+  get ready(): Promise<void> {
+    return this.#ready.promise;
+  }
+
+  /**
+   * Enables what we need, then lets a target that waits for the debugger run.
+   * Page.enable must precede the resume: a dialog opened before it wedges the page.
+   */
+  async init(waitingForDebugger: boolean): Promise<void> {
+    const s = this.session;
+    try {
+      const enabled = Promise.all([
+        s.send('Page.enable', {}),
+        s.send('Page.setLifecycleEventsEnabled', {enabled: true}),
+        s.send('Runtime.enable'),
+        s.trySend('Emulation.setFocusEmulationEnabled', {enabled: true}),
+        s.trySend('Page.addScriptToEvaluateOnNewDocument', {source: PROBE_SOURCE}),
+        ...this.instrumentation.setUp(),
+      ]);
+      const tree = s.send('Page.getFrameTree');
+      if (waitingForDebugger) {
+        void s.trySend('Runtime.runIfWaitingForDebugger');
+      }
+      await enabled;
+      const {frameTree} = await tree;
+      const treeUrl = frameTree.frame.url + (frameTree.frame.urlFragment ?? '');
+      // A tree of the initial empty document (a popup) is older than a
+      // navigation seen while we waited: keep that navigation's URL.
+      const navigatedMeanwhile = this.loaderId !== '' && (treeUrl === '' || treeUrl === 'about:blank');
+      this.loaderId ||= frameTree.frame.loaderId;
+      if (!navigatedMeanwhile) {
+        this.url = treeUrl;
+      }
+      this.#ready.resolve();
+    } catch (error) {
+      debug(`page ${this.id} init failed`, error);
+      this.#ready.resolve();
+      if (waitingForDebugger) {
+        void s.trySend('Runtime.runIfWaitingForDebugger');
+      }
+    }
+  }
+
+  /** Updates from Target.targetInfoChanged. */
+  updateTargetInfo(info: Protocol.Target.TargetInfo): void {
+    // Once the frame tree is known it is the source of truth (the target's URL
+    // is the address-bar one: an error page would show the failed URL).
+    if (!this.loaderId) {
+      this.url = info.url;
+    }
+    this.title = info.title;
+  }
+
+  /** Label used in page lists: `<title> (<url>)`, or the URL when there is no real title. */
+  get displayTitle(): string {
+    const title = this.title;
+    if (!title || title === this.url || this.url.endsWith(title) || title === 'about:blank') {
+      return '';
+    }
+    return title;
+  }
+
+  /**
+   * The document title, read from the page (target info lags behind). Falls
+   * back to the target's title when the page cannot answer quickly (a dialog
+   * is open, the renderer is busy).
+   */
+  async fetchTitle(): Promise<string> {
+    if (!this.dialog && !this.crashed) {
+      const result = await this.session.trySend(
+        'Runtime.evaluate',
+        {expression: 'document.title', returnByValue: true},
+        TITLE_TIMEOUT_MS,
+      );
+      if (result && !result.exceptionDetails && typeof result.result.value === 'string') {
+        return result.result.value;
+      }
+    }
+    return this.displayTitle;
+  }
+
+  /** Accepts or dismisses the open dialog (as handle_dialog asks); throws when none is open. */
+  async answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
+    if (!this.dialog) {
+      throw new Error('No open dialog found');
+    }
+    await this.session
+      .send('Page.handleJavaScriptDialog', {accept, ...(accept && promptText !== undefined ? {promptText} : {})})
+      .catch(() => undefined); // Already closed elsewhere.
+    this.dialog = undefined;
+  }
+
+  /** Focuses the tab and brings it to the front. */
+  async bringToFront(): Promise<void> {
+    await this.session.send('Page.bringToFront');
+  }
+
+  /** Throws when an unanswered dialog blocks the page. */
+  throwIfDialogOpen(): void {
+    if (this.dialog) {
+      throw new Error(
+        `A dialog is open (${this.dialog.type}: ${this.dialog.message}). Call handle_dialog to accept or dismiss it first.`,
+      );
+    }
+  }
+
+  /**
+   * Makes sure the in-page probe (mutation counter used to notice DOM changes
+   * after an action) exists in the current document, and returns its mutation
+   * count. Pages we attached to after load lack the on-new-document script.
+   */
+  async markMutations(): Promise<number | undefined> {
+    const install = this.#probeLoader === this.loaderId ? '' : `${PROBE_SOURCE};`;
+    const result = await this.session.trySend(
+      'Runtime.evaluate',
+      {expression: `${install}${probeCall('mark')}`, returnByValue: true},
+      2_000,
+    );
+    if (result && !result.exceptionDetails) {
+      this.#probeLoader = this.loaderId;
+      return result.result.value as number | undefined;
+    }
+    return undefined;
+  }
+
+  /** The uid resolver of the latest snapshot, or the error telling the agent to take one. */
+  getElements(): ElementResolver {
+    if (!this.elements) {
+      throw new Error(`No snapshot found for page ${this.id}. Use take_snapshot to capture one.`);
+    }
+    return this.elements;
+  }
+
+  /** Resolves uids for evaluate_script args: all must live in one frame. */
+  async resolveElementsForEvaluation(uids: string[]): Promise<{session: CdpSession; objectIds: string[]}> {
+    const elements = this.getElements();
+    const resolved = await Promise.all(uids.map(uid => elements.resolve(uid)));
+    const frames = new Set(resolved.map(r => r.frameId));
+    if (frames.size > 1) {
+      throw new Error("Elements from different frames can't be evaluated together.");
+    }
+    return {session: resolved[0]?.session ?? this.session, objectIds: resolved.map(r => r.objectId)};
+  }
+
+  dispose(): void {
+    this.closed = true;
+    // The tab is gone and its recording with it: stop whatever still runs for it.
+    this.recording?.abandon();
+    this.instrumentation.dispose();
+    this.frames.dispose();
+    for (const off of this.#unsubscribe) {
+      off();
+    }
+    this.#unsubscribe.length = 0;
+  }
+
+  #listen(): void {
+    const s = this.session;
+    this.#unsubscribe.push(
+      s.on('Page.frameNavigated', ({frame}) => {
+        if (frame.parentId === undefined && frame.id === this.mainFrameId) {
+          this.loaderId = frame.loaderId;
+          this.url = frame.url + (frame.urlFragment ?? '');
+          // A navigation closes any dialog of the previous document and
+          // brings a crashed tab back with a new renderer.
+          this.dialog = undefined;
+          this.crashed = false;
+        }
+      }),
+      s.on('Page.navigatedWithinDocument', ({frameId, url}) => {
+        if (frameId === this.mainFrameId) {
+          this.url = url;
+        }
+      }),
+      s.on('Page.lifecycleEvent', ({frameId, loaderId, name}) => {
+        if (frameId === this.mainFrameId && name === 'load') {
+          this.loadedLoaders.add(loaderId);
+          if (this.loadedLoaders.size > 20) {
+            const first = this.loadedLoaders.values().next().value;
+            if (first !== undefined) {
+              this.loadedLoaders.delete(first);
+            }
+          }
+        }
+      }),
+      s.on('Page.javascriptDialogOpening', params => {
+        this.dialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
+      }),
+      s.on('Page.javascriptDialogClosed', () => {
+        this.dialog = undefined;
+      }),
+      s.on('Inspector.targetCrashed', () => {
+        this.crashed = true;
+      }),
+    );
+  }
+}

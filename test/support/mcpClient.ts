@@ -1,0 +1,126 @@
+import {existsSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/** The Chromium tests drive: CHROME_PATH, else Debian's. */
+export const CHROME_PATH = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
+
+export const SERVER_BIN = fileURLToPath(new URL('../../src/bin/cdp-mcp.js', import.meta.url));
+
+/** Flags every test server gets: headless, throwaway profile, no network noise. */
+export const TEST_FLAGS = [
+  '--headless',
+  '--isolated',
+  '--executablePath',
+  CHROME_PATH,
+  '--chromeArg=--disable-gpu',
+  '--chromeArg=--no-sandbox',
+];
+
+export interface CallResult {
+  text: string;
+  images: Array<{data: string; mimeType: string}>;
+  isError: boolean;
+}
+
+export interface TestServer {
+  client: Client;
+  transport: StdioClientTransport;
+  /** Server process id. */
+  pid: number | null;
+  stderr: () => string;
+  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra server flags (after TEST_FLAGS unless `replaceFlags`). */
+  args?: string[];
+  replaceFlags?: boolean;
+  /** Roots the client advertises (file:// URIs); omitted = no roots capability. */
+  roots?: string[];
+  env?: Record<string, string>;
+  /** Node.js flags for the server process, e.g. --expose-gc. */
+  nodeArgs?: string[];
+  /** Another MCP server's entry script (side-by-side comparisons). */
+  bin?: string;
+}
+
+/** Spawns the built server over real stdio with the SDK client. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  if (!existsSync(CHROME_PATH)) {
+    throw new Error(`Chromium not found at ${CHROME_PATH}. Install it (apt-get install chromium) or set CHROME_PATH.`);
+  }
+  const args = [
+    ...(options.nodeArgs ?? []),
+    options.bin ?? SERVER_BIN,
+    ...(options.replaceFlags ? [] : TEST_FLAGS),
+    ...(options.args ?? []),
+  ];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: 'pipe',
+    env: {...(process.env as Record<string, string>), ...options.env},
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client(
+    {name: 'cdp-mcp-tests', version: '1.0.0'},
+    {capabilities: options.roots ? {roots: {listChanged: true}} : {}},
+  );
+  if (options.roots) {
+    const {ListRootsRequestSchema} = await import('@modelcontextprotocol/sdk/types.js');
+    const roots = options.roots;
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({roots: roots.map(uri => ({uri}))}));
+  }
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid,
+    stderr: () => stderr,
+    async call(name, args = {}) {
+      const result = await client.callTool({name, arguments: args}, undefined, {timeout: 60_000});
+      const content = result.content as Array<{type: string; text?: string; data?: string; mimeType?: string}>;
+      return {
+        text: content
+          .filter(c => c.type === 'text')
+          .map(c => c.text ?? '')
+          .join('\n'),
+        images: content.filter(c => c.type === 'image').map(c => ({data: c.data ?? '', mimeType: c.mimeType ?? ''})),
+        isError: result.isError === true,
+      };
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** Pids of live processes whose command line contains `needle` (Linux /proc). */
+export async function findProcesses(needle: string): Promise<number[]> {
+  const {readdir, readFile} = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replace(/\0/g, ' ');
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (cmdline.includes(needle) && state !== 'Z') {
+        pids.push(Number(entry));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** The Chrome profile dirs our launcher creates start with this. */
+export {PROFILE_PREFIX} from '../../src/cdp/profile.js';

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import {tmpdir} from 'node:os';
+import {join, resolve} from 'node:path';
+import {describe, it} from 'node:test';
+
+import {parseConfig} from '../../../src/config/options.js';
+
+describe('--maxOutputChars, --downloadsDir, --experimentalRawCdp', () => {
+  it('have their defaults', () => {
+    const c = parseConfig([]);
+    assert.equal(c.maxOutputChars, undefined);
+    assert.equal(c.downloadsDir, join(tmpdir(), 'cdp-mcp-downloads'));
+    assert.equal(c.experimentalRawCdp, false);
+  });
+
+  it('take values', () => {
+    const c = parseConfig(['--maxOutputChars=4000', '--downloads-dir', 'dl', '--experimentalRawCdp']);
+    assert.equal(c.maxOutputChars, 4000);
+    assert.equal(c.downloadsDir, resolve('dl'));
+    assert.equal(c.experimentalRawCdp, true);
+  });
+
+  it('explain bad values', () => {
+    assert.throws(() => parseConfig(['--maxOutputChars', '10']), /--maxOutputChars must be at least 500, not 10\./);
+    assert.throws(() => parseConfig(['--downloadsDir', ' ']), /--downloadsDir needs a folder path\./);
+  });
+});
