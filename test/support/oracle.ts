@@ -62,7 +62,8 @@ export interface OracleOptions {
 export async function startOraclePair(options: OracleOptions = {}): Promise<OraclePair> {
   const extra = options.args ?? [];
   const [ours, theirs] = await Promise.allSettled([
-    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...extra], env: options.env}),
+    // Whole outputs, as the reference gives them (ours caps them by default).
+    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, '--maxOutputChars', '0', ...extra], env: options.env}),
     startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV}),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
