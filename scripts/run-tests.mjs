@@ -4,7 +4,9 @@
 // Usage: node scripts/run-tests.mjs [unit|e2e|smoke|all] (default all).
 // `smoke` is the unit tests plus SMOKE_E2E: one end-to-end suite per layer a
 // Node.js upgrade can break (stdio, process lifecycle and attach, pages, script
-// and screenshots, input, network), for a second Node.js version in CI.
+// and screenshots, input, network), and the packed package installed and run
+// through its bin (every lazily loaded bundle, worker and child process), for a
+// second Node.js version in CI.
 //
 // Why not one `node --test` over all files: a file that never ends (a test
 // that hangs, or a handle that keeps its process alive) then stalls the whole
@@ -20,7 +22,7 @@ import {appendFileSync, existsSync, readdirSync, statSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import {clearTimeout, setTimeout} from 'node:timers';
 
-const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network'].map(name => `build/test/e2e/${name}.test.js`);
+const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network', 'install'].map(name => `build/test/e2e/${name}.test.js`);
 
 const tier = process.argv[2] ?? 'all';
 if (!['all', 'smoke', 'unit', 'e2e'].includes(tier)) {
