@@ -22,7 +22,9 @@ import {appendFileSync, existsSync, readdirSync, statSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import {clearTimeout, setTimeout} from 'node:timers';
 
-const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network', 'install'].map(name => `build/test/e2e/${name}.test.js`);
+const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network', 'install'].map(
+  name => `build/test/e2e/${name}.test.js`,
+);
 
 const tier = process.argv[2] ?? 'all';
 if (!['all', 'smoke', 'unit', 'e2e'].includes(tier)) {
