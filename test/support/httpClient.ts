@@ -31,6 +31,8 @@ export interface HeapReport {
   sessions?: number;
   pending?: number;
   listeners?: number;
+  /** Objects of each tracked kind (mcpSession, browserScope, page) the garbage collector has not taken yet. */
+  live?: Record<string, number>;
 }
 
 export interface HttpSession {

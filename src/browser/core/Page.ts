@@ -1,6 +1,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../../util/async.js';
+import {trackLive} from '../../util/liveObjects.js';
 import {debug} from '../../util/logger.js';
 import type {EmulationState} from '../emulation/emulationState.js';
 import {MockSet} from '../network/networkMocks.js';
@@ -104,6 +105,7 @@ export class Page {
     /** The network mocks of the page's browser context. */
     readonly mocks: MockSet = new MockSet(urlPolicy),
   ) {
+    trackLive('page', this);
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
