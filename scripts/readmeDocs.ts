@@ -3,7 +3,7 @@
  * src/config/flagTable.ts. `npm run gen-docs` writes them; a unit test
  * (test/unit/cli/readme.test.ts) fails when the README no longer matches.
  */
-import {flagTablesMarkdown} from '../src/config/help.js';
+import {flagTablesMarkdown} from '../src/config/flagDocs.js';
 
 /** Opens the generated flag section of the README. */
 export const FLAGS_START =

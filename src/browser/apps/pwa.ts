@@ -17,15 +17,15 @@ import {pagesOfTab} from '../core/tabs.js';
 const APP_WINDOWS_CLOSE_MS = 2_000;
 const APP_WINDOWS_POLL_MS = 25;
 
-/** The windows launch_pwa opened, per browser and manifest id. */
-const appWindows = new WeakMap<Browser, Map<string, Set<Page>>>();
+declare module '../core/Browser.js' {
+  interface BrowserSlots {
+    /** The windows launch_pwa opened, per manifest id. */
+    appWindows?: Map<string, Set<Page>>;
+  }
+}
 
 function windowsOf(browser: Browser, manifestId: string): Set<Page> {
-  let byManifest = appWindows.get(browser);
-  if (!byManifest) {
-    byManifest = new Map();
-    appWindows.set(browser, byManifest);
-  }
+  const byManifest = (browser.slots.appWindows ??= new Map<string, Set<Page>>());
   let pages = byManifest.get(manifestId);
   if (!pages) {
     pages = new Set();

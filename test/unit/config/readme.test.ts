@@ -4,7 +4,7 @@ import {describe, it} from 'node:test';
 
 import {FLAGS_END, FLAGS_START, withGeneratedFlags} from '../../../scripts/readmeDocs.js';
 import {FLAGS} from '../../../src/config/flagTable.js';
-import {helpText} from '../../../src/config/help.js';
+import {helpText} from '../../../src/config/flagDocs.js';
 
 const README = new URL('../../../../README.md', import.meta.url);
 
