@@ -26,6 +26,7 @@ import {Buffer} from 'node:buffer';
 import {spawn} from 'node:child_process';
 import {
   appendFileSync,
+  cpSync,
   existsSync,
   mkdtempSync,
   readdirSync,

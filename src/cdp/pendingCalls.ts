@@ -17,7 +17,12 @@ interface PendingCall {
  */
 export class PendingCalls {
   readonly #calls = new Map<number, PendingCall>();
-  #nextId = 1;
+  #nextId: number;
+
+  /** @param firstId the first call's id (ids that go on the wire start where nothing else's do). */
+  constructor(firstId = 1) {
+    this.#nextId = firstId;
+  }
 
   get size(): number {
     return this.#calls.size;
@@ -59,9 +64,10 @@ export class PendingCalls {
     return {id, answer};
   }
 
-  /** Ends a command with Chrome's answer (ignored when it ended already). */
-  settle(id: number, outcome: CallOutcome): void {
-    this.#calls.get(id)?.end(outcome);
+  /** Ends a command with Chrome's answer (ignored when it ended already); a function gets the command's method. */
+  settle(id: number, outcome: CallOutcome | ((method: string) => CallOutcome)): void {
+    const call = this.#calls.get(id);
+    call?.end(typeof outcome === 'function' ? outcome(call.method) : outcome);
   }
 
   /** Fails the commands sent to one session (its target went away). */

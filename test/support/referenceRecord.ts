@@ -28,7 +28,7 @@ import {fileURLToPath} from 'node:url';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 
 import {startedPorts} from './fixtureServer.js';
-import {type CallResult, CHROME_PATH, type TestServer} from './mcpClient.js';
+import {CALL_TIMEOUT_MS, type CallResult, CHROME_PATH, type TestServer} from './mcpClient.js';
 
 /** Where records live: the source tree (test/records), from build/test/support. */
 const RECORDS_DIR = fileURLToPath(new URL('../../../test/records/', import.meta.url));
@@ -197,7 +197,7 @@ function recordingServer(live: TestServer, file: string, flags: string[]): TestS
     ...live,
     client: wrapped,
     async call(tool, args = {}) {
-      return callResultOf(await wrapped.callTool({name: tool, arguments: args}, undefined, {timeout: 60_000}));
+      return callResultOf(await wrapped.callTool({name: tool, arguments: args}, undefined, {timeout: CALL_TIMEOUT_MS}));
     },
     async close() {
       await live.close();
