@@ -29,7 +29,7 @@ export function urlPatternClass(): typeof URLPattern {
  * Compiles one --blockedUrlPattern / --allowedUrlPattern value. Throws with
  * the flag and the pattern when it is not URLPattern syntax.
  */
-export function compileUrlPattern(pattern: string, flag: string): URLPattern {
+export function parseUrlPatternFlag(pattern: string, flag: string): URLPattern {
   const Pattern = urlPatternClass();
   try {
     return new Pattern(pattern);

@@ -20,7 +20,7 @@ interface Components {
 }
 
 /** Compiles a pattern; throws with a message that says how to write one. */
-export async function compileUrlPattern(pattern: string): Promise<UrlMatcher & Components> {
+export async function compileRequestPattern(pattern: string): Promise<UrlMatcher & Components> {
   const URLPattern = urlPatternClass();
   try {
     return new URLPattern(pattern);
