@@ -66,7 +66,9 @@ const ENV = {
  * polyfill), then the CLI with its HTTP server and the library. A bundle that
  * cannot load, or a path that resolves only inside the repository, fails here.
  */
-describe('the packed package, installed into an empty folder', () => {
+// The parts below are independent (each its own server and state): they run at once, the stdio
+// pass in order within itself.
+describe('the packed package, installed into an empty folder', {concurrency: true}, () => {
   let install: PackedInstall;
   let fixtures: FixtureServer;
   let workspace: string;
@@ -132,7 +134,7 @@ describe('the packed package, installed into an empty folder', () => {
     );
   });
 
-  describe('every tool category through the installed bin (stdio)', () => {
+  describe('every tool category through the installed bin (stdio)', {concurrency: 1}, () => {
     let client: Client;
     let stderr = '';
     const timings: string[] = [];
