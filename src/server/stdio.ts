@@ -1,5 +1,5 @@
-import type {CdpMcpServer} from './createServer.js';
 import {exitWith, reportHeapOnSignal} from './lifecycle.js';
+import type {CdpMcpServer} from './singleClient.js';
 import {StdioTransport} from './stdioTransport.js';
 
 /**

@@ -20,7 +20,8 @@ describe('get_css_styles', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
-    mcp = await startServer({args: ['--no-page-id-routing']});
+    // Whole outputs, as the reference gives them (ours caps them by default).
+    mcp = await startServer({args: ['--no-page-id-routing', '--maxOutputChars', '0']});
     await mcp.call('navigate_page', {url: fixtures.url('/shop')});
     snapshot = (await mcp.call('take_snapshot')).text;
   });
@@ -107,7 +108,7 @@ Styles for h1.hero (uid: "${uid}"):
   });
 
   it('prints what chrome-devtools-mcp 1.11 prints for the same elements', async () => {
-    const theirs = await startReference();
+    const theirs = await startReference([], 'css');
     try {
       await theirs.call('navigate_page', {type: 'url', url: fixtures.url('/shop')});
       const theirSnapshot = (await theirs.call('take_snapshot')).text;

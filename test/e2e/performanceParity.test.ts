@@ -20,7 +20,7 @@ describe('performance traces equal the reference', () => {
     routePerformancePages(fixtures);
     [ours, theirs] = await Promise.all([
       startServer({args: ['--no-page-id-routing', '--maxOutputChars', '0']}),
-      startReference(),
+      startReference([], 'performanceParity'),
     ]);
   });
 
