@@ -2,13 +2,13 @@ import * as v from 'valibot';
 
 import type {BrowserManager} from '../browser/core/BrowserManager.js';
 import type {BrowserScope} from '../browser/core/BrowserScope.js';
-import {guardAgainstDialogs} from '../browser/core/dialogGuard.js';
 import type {Page} from '../browser/core/Page.js';
+import {guardPage} from '../browser/core/pageGuard.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/context.js';
-import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
+import {DEFAULT_OUTPUT_HINT, type PageTool, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage} from '../util/async.js';
@@ -214,6 +214,7 @@ export class Pipeline {
     if (signal.aborted) {
       return fail(CANCELLED_TEXT);
     }
+    debug(`${tool.name} runs (session ${session.id})`);
     let scope;
     try {
       scope = await session.scope();
@@ -251,17 +252,13 @@ export class Pipeline {
       let work: Promise<void>;
       if (tool.pageScoped) {
         page = this.#pageFor(params, scope);
-        if (page.crashed && !tool.worksOnCrashedPage) {
-          throw new Error(
-            `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
-          );
-        }
-        if (tool.blockedByDialog) {
-          page.throwIfDialogOpen();
-        }
+        throwIfUnusable(page, tool);
         downloadsExpectedBefore = page.downloadsExpected;
-        const handlerWork = tool.handler({params, page: new PageHandle(page, handles)}, response, context);
-        work = guardAgainstDialogs(scope, page, handlerWork, tool.name);
+        work = pageGuard(
+          scope,
+          page,
+          tool,
+        )(tool.handler({params, page: new PageHandle(page, handles)}, response, context));
       } else {
         work = tool.handler({params}, response, context);
       }
@@ -282,6 +279,7 @@ export class Pipeline {
     const state = await resolveResponseState({
       scope,
       page,
+      guard: page && tool.pageScoped ? pageGuard(scope, page, tool) : undefined,
       wants: response.wants,
       files,
       notes: [session.takeNote()].filter((n): n is string => Boolean(n)),
@@ -304,6 +302,27 @@ export class Pipeline {
       hint: outputHint(tool, response),
     };
   }
+}
+
+/** Refuses a page tool on a page that cannot do its work: crashed, or paused by a dialog it would wait on. */
+function throwIfUnusable(page: Page, tool: Pick<PageTool, 'worksOnCrashedPage' | 'blockedByDialog'>): void {
+  if (page.crashed && !tool.worksOnCrashedPage) {
+    throw new Error(
+      `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
+    );
+  }
+  if (tool.blockedByDialog) {
+    page.throwIfDialogOpen();
+  }
+}
+
+/** Stops work of `tool` on `page` when the page crashes or a dialog pauses it (not handle_dialog's own dialogs). */
+function pageGuard(
+  scope: BrowserScope,
+  page: Page,
+  tool: Pick<PageTool, 'name' | 'answersDialogs'>,
+): <T>(work: Promise<T>) => Promise<T> {
+  return work => guardPage(scope, page, work, tool.name, !tool.answersDialogs);
 }
 
 let nextSessionId = 1;

@@ -29,13 +29,16 @@ export async function resolveResponseState(options: {
   downloadsMark?: number;
   /** The page's expected-download count before the call (the call's actions may add to it). */
   downloadsExpectedBefore?: number;
+  /** Stops work on the call's page when it crashes or a dialog pauses it (as the handler's). */
+  guard?: <T>(work: Promise<T>) => Promise<T>;
 }): Promise<ResponseState> {
   const {scope, page, wants} = options;
   let error = options.error;
   let snapshot: string[] | undefined;
   if (wants.snapshot && error === undefined) {
+    const guard = options.guard ?? (<T>(work: Promise<T>) => work);
     try {
-      snapshot = await snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files);
+      snapshot = await guard(snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files));
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }

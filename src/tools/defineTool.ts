@@ -76,6 +76,8 @@ export interface PageTool<E extends Entries = Entries, S extends ToolSectionName
   blockedByDialog: boolean;
   /** Runs on a crashed page too (navigation brings a crashed tab back). */
   worksOnCrashedPage?: boolean;
+  /** Its work is answering the page's dialogs: one open while it runs is no stall (handle_dialog). */
+  answersDialogs?: boolean;
   handler(request: PageToolRequest<E>, response: ResponseBuilder<S>, context: ToolContext): Promise<void>;
 }
 

@@ -85,6 +85,7 @@ export const handleDialog = definePageTool({
   description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the page.',
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: false,
+  answersDialogs: true,
   schema: {
     action: v.pipe(v.picklist(['accept', 'dismiss']), v.description('Whether to accept or dismiss the dialog.')),
     promptText: v.optional(v.pipe(v.string(), v.description('Text to enter into a prompt dialog before accepting.'))),

@@ -183,12 +183,7 @@ export class Browser {
         this.#removePage(page);
       }
     });
-    c.on('Target.targetCrashed', ({targetId}) => {
-      const page = this.#pages.get(targetId);
-      if (page) {
-        page.crashed = true;
-      }
-    });
+    c.on('Target.targetCrashed', ({targetId, status}) => this.#pages.get(targetId)?.markCrashed(status));
     const contexts = await c.send('Target.getBrowserContexts').catch(() => undefined);
     this.#defaultContextId = contexts?.defaultBrowserContextId;
     await this.downloads.addContext(undefined);

@@ -7,17 +7,25 @@ import type {EmulationState} from '../emulation/emulationState.js';
 import {MockSet} from '../network/networkMocks.js';
 import {UrlPolicy} from '../network/urlPolicy.js';
 import type {ScreenRecorder} from '../recording/ScreenRecorder.js';
+import {type OpenDialog, PageDialogs} from './dialogs.js';
 import {PageFrames} from './frames.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
 
-export type DialogType = Protocol.Page.DialogType;
+export type {DialogType, OpenDialog} from './dialogs.js';
 
-/** A JavaScript dialog the page opened and nobody has answered yet. */
-export interface OpenDialog {
-  type: DialogType;
-  message: string;
-  defaultPrompt?: string;
+/** A crash of the page's renderer; `status` is Chrome's termination status when it said (oom, crashed, killed…). */
+export interface PageCrash {
+  status?: string;
+}
+
+/** The error of whatever was under way on a page when its renderer crashed. */
+export function crashError(page: {id: number}, crash: PageCrash, during: string): Error {
+  const status =
+    crash.status === undefined ? '' : crash.status === 'oom' ? ': it ran out of memory' : ` (${crash.status})`;
+  return new Error(
+    `Page ${page.id} crashed while ${during}${status}. Reload it with navigate_page (type=reload) or close it with close_page.`,
+  );
 }
 
 /** Bound of reading a page title for page lists (as the reference). */
@@ -108,8 +116,6 @@ export class Page {
   loaderId = '';
   /** Loader ids whose `load` lifecycle event has fired. */
   readonly loadedLoaders = new Set<string>();
-  dialog: OpenDialog | undefined;
-  crashed = false;
   closed = false;
   readonly emulation: EmulationState = {};
   /**
@@ -131,8 +137,12 @@ export class Page {
   readonly instrumentation: PageInstrumentation;
   /** Out-of-process iframes and per-frame execution contexts. */
   readonly frames: PageFrames;
+  /** The JavaScript dialogs open in the tab, as Chrome's events say. */
+  readonly dialogs: PageDialogs;
   readonly #ready: Deferred<void> = deferred<void>();
   readonly #unsubscribe: Array<() => void> = [];
+  readonly #crashListeners = new Set<(crash: PageCrash) => void>();
+  #crash: PageCrash | undefined;
   #probeLoader = '';
 
   constructor(
@@ -151,12 +161,45 @@ export class Page {
     this.browserContextId = targetInfo.browserContextId;
     this.instrumentation = new PageInstrumentation(session, session.targetId, urlPolicy, () => this.emulation, mocks);
     this.frames = new PageFrames(session);
+    this.dialogs = new PageDialogs(session);
     this.#listen();
   }
 
   readonly browserContextId: string | undefined;
   /** The session (BrowserScope) the page belongs to; undefined while nobody owns it. */
   ownerId: number | undefined;
+
+  /** The dialog that pauses the page now, if any. */
+  get dialog(): OpenDialog | undefined {
+    return this.dialogs.current;
+  }
+
+  /** Whether the page's renderer crashed (and no navigation brought it back yet). */
+  get crashed(): boolean {
+    return this.#crash !== undefined;
+  }
+
+  /**
+   * Records a crash of the page's renderer (Inspector.targetCrashed on its
+   * session, Target.targetCrashed on the browser's: the first one counts) and
+   * tells whoever waits on the page. Its dialogs went with the renderer.
+   */
+  markCrashed(status?: string): void {
+    if (this.#crash) {
+      return;
+    }
+    this.#crash = {status};
+    this.dialogs.clear();
+    for (const listener of this.#crashListeners) {
+      listener(this.#crash);
+    }
+  }
+
+  /** Told when the page's renderer crashes; returns the unsubscriber. */
+  onCrash(listener: (crash: PageCrash) => void): () => void {
+    this.#crashListeners.add(listener);
+    return () => this.#crashListeners.delete(listener);
+  }
 
   get targetId(): string {
     return this.session.targetId;
@@ -250,14 +293,8 @@ export class Page {
   }
 
   /** Accepts or dismisses the open dialog (as handle_dialog asks); throws when none is open. */
-  async answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
-    if (!this.dialog) {
-      throw new Error('No open dialog found');
-    }
-    await this.session
-      .send('Page.handleJavaScriptDialog', {accept, ...(accept && promptText !== undefined ? {promptText} : {})})
-      .catch(() => undefined); // Already closed elsewhere.
-    this.dialog = undefined;
+  answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
+    return this.dialogs.answer(accept, promptText);
   }
 
   /** Focuses the tab and brings it to the front. */
@@ -333,8 +370,8 @@ export class Page {
           this.url = frame.url + (frame.urlFragment ?? '');
           // A navigation closes any dialog of the previous document and
           // brings a crashed tab back with a new renderer.
-          this.dialog = undefined;
-          this.crashed = false;
+          this.dialogs.clear();
+          this.#crash = undefined;
         }
       }),
       s.on('Page.navigatedWithinDocument', ({frameId, url}) => {
@@ -353,15 +390,8 @@ export class Page {
           }
         }
       }),
-      s.on('Page.javascriptDialogOpening', params => {
-        this.dialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
-      }),
-      s.on('Page.javascriptDialogClosed', () => {
-        this.dialog = undefined;
-      }),
-      s.on('Inspector.targetCrashed', () => {
-        this.crashed = true;
-      }),
+      ...this.dialogs.listen(),
+      s.on('Inspector.targetCrashed', () => this.markCrashed()),
     );
   }
 }

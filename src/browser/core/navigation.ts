@@ -141,10 +141,6 @@ export async function performNavigation(
     if (scriptId) {
       await page.session.trySend('Page.removeScriptToEvaluateOnNewDocument', {identifier: scriptId});
     }
-    if (handledDialog) {
-      // Answered for the agent: no stale "# Open dialog" block may follow it.
-      page.dialog = undefined;
-    }
   }
 }
 

@@ -2,7 +2,7 @@ import {abortable, deferred, errorMessage, throwIfCancelled, withTimeout} from '
 import {debug} from '../../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
 import {cpuSlowdown, navigationSlowdown} from '../emulation/emulationState.js';
-import type {DialogType, OpenDialog, Page} from './Page.js';
+import {crashError, type DialogType, type OpenDialog, type Page} from './Page.js';
 import {probeCall} from './probe.js';
 
 export const NAVIGATION_TIMEOUT_MS = 10_000;
@@ -77,6 +77,8 @@ export class NavigationWatcher {
   readonly started = deferred<void>();
   readonly finished = deferred<void>();
   readonly dialog = deferred<OpenDialog>();
+  /** Resolves with the error to end every wait with when the page's renderer crashes. */
+  readonly crashed = deferred<Error>();
   #committedLoader: string | undefined;
   #expectedLoader: string | undefined;
   readonly #loaderBefore: string;
@@ -148,13 +150,25 @@ export class NavigationWatcher {
           }, STOPPED_WITHOUT_COMMIT_GRACE_MS).unref();
         }
       }),
+      ...this.#watchDialogsAndEnd(policy, onDialogHandled),
+    );
+  }
+
+  /** Answers dialogs the policy covers, and ends the watch on other dialogs, on detach and on a crash. */
+  #watchDialogsAndEnd(policy: DialogPolicy | undefined, onDialogHandled: NavigationWatcher['onDialogHandled']) {
+    const {page} = this;
+    const s = page.session;
+    return [
       s.on('Page.javascriptDialogOpening', params => {
         const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
         const action = typeof policy === 'string' ? policy : policy?.[params.type];
         if (action !== undefined) {
           const accept = action !== 'dismiss';
           const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
-          void s.trySend('Page.handleJavaScriptDialog', {accept, ...(promptText !== undefined ? {promptText} : {})});
+          // Through the page's dialogs: it stops counting as open at once, and its closed event removes it.
+          page.dialogs
+            .answer(accept, promptText)
+            .catch(error => debug('answering a dialog failed', errorMessage(error)));
           // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
           onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
         } else {
@@ -165,13 +179,23 @@ export class NavigationWatcher {
         this.finished.reject(new Error('The page was closed.'));
         this.started.resolve();
       }),
-    );
+      page.onCrash(crash => {
+        const error = crashError(page, crash, 'loading');
+        this.crashed.resolve(error);
+        this.finished.reject(error);
+      }),
+    ];
   }
 
   #sameDocument = false;
 
   get sameDocument(): boolean {
     return this.#sameDocument;
+  }
+
+  /** Whether the main frame committed a new document since the watch began. */
+  get committed(): boolean {
+    return this.#committedLoader !== undefined;
   }
 
   /** Loader id of a navigation known to be under way (from Page.navigate). */
@@ -221,39 +245,25 @@ export async function runAndSettle<T>(
     // The action itself may block on a dialog it opened (Runtime.evaluate and
     // Input.dispatch* do not answer while an alert is up): stop waiting then.
     const actionPromise = abortable(action(watcher), signal);
+    const crashed = watcher.crashed.promise.then(error => Promise.reject(error));
+    crashed.catch(() => {});
     const outcome = await Promise.race([
       actionPromise.then(v => ({kind: 'done' as const, v})),
       watcher.dialog.promise.then(d => ({kind: 'dialog' as const, d})),
+      crashed,
     ]);
     if (outcome.kind === 'dialog') {
       actionPromise.catch(error => debug('action settled after dialog', errorMessage(error)));
       result.dialog = outcome.d;
-      return {value: undefined, settle: finish(page, urlBefore, result)};
+      return {value: undefined, settle: finish(page, urlBefore, result, watcher.committed, options)};
     }
     const value = outcome.v;
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
       // Wait for the DOM to settle, unless a navigation or dialog interrupts;
       // then learn whether the action activated download links.
-      const settle = probeCall('settle', mark, QUIET_WINDOW_MS * cpu, SETTLE_CAP_MS * cpu);
-      const settled = page.session
-        .send(
-          'Runtime.evaluate',
-          {
-            expression: `Promise.resolve(${settle}).then(() => ${probeCall('downloads')} ?? 0)`,
-            awaitPromise: true,
-            returnByValue: true,
-          },
-          {timeout: SETTLE_CAP_MS * cpu + 2_000, signal},
-        )
-        .then(response => {
-          const downloads: unknown = response.result.value;
-          if (typeof downloads === 'number') {
-            page.downloadsExpected += downloads;
-          }
-        })
-        .catch(() => undefined);
-      await abortable(Promise.race([settled, watcher.started.promise, watcher.dialog.promise]), signal);
+      const settled = settleDom(page, mark, cpu, signal);
+      await abortable(Promise.race([settled, watcher.started.promise, watcher.dialog.promise, crashed]), signal);
     }
     if (watcher.dialog.settled) {
       result.dialog = await watcher.dialog.promise;
@@ -266,6 +276,7 @@ export async function runAndSettle<T>(
             (error: unknown) => error,
           ),
           watcher.dialog.promise.then(d => ({dialog: d})),
+          crashed,
         ]),
         signal,
       );
@@ -281,13 +292,51 @@ export async function runAndSettle<T>(
         }
       }
     }
-    return {value, settle: finish(page, urlBefore, result)};
+    return {value, settle: finish(page, urlBefore, result, watcher.committed, options)};
   } finally {
     watcher.dispose();
   }
 }
 
-function finish(page: Page, urlBefore: string, result: SettleResult): SettleResult {
+/** Waits (bounded) until the DOM is quiet after `mark`, then counts the downloads the action's links started. */
+function settleDom(page: Page, mark: number, cpu: number, signal: AbortSignal | undefined): Promise<void> {
+  const settle = probeCall('settle', mark, QUIET_WINDOW_MS * cpu, SETTLE_CAP_MS * cpu);
+  return page.session
+    .send(
+      'Runtime.evaluate',
+      {
+        expression: `Promise.resolve(${settle}).then(() => ${probeCall('downloads')} ?? 0)`,
+        awaitPromise: true,
+        returnByValue: true,
+      },
+      {timeout: SETTLE_CAP_MS * cpu + 2_000, signal},
+    )
+    .then(response => {
+      const downloads: unknown = response.result.value;
+      if (typeof downloads === 'number') {
+        page.downloadsExpected += downloads;
+      }
+    })
+    .catch(() => undefined);
+}
+
+function finish(
+  page: Page,
+  urlBefore: string,
+  result: SettleResult,
+  committed: boolean,
+  options: SettleOptions,
+): SettleResult {
+  if (result.dialog && options.navigationMustFinish && !committed) {
+    // The dialog pauses the old document: the navigation waits behind it (and an
+    // alert() loop reopens one as soon as Chrome closes the last), so it did not happen.
+    // Stop it, so that it does not happen later either (it would once the dialogs are answered).
+    void page.session.trySend('Page.stopLoading');
+    const {type, message} = result.dialog;
+    throw new Error(
+      `${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ("${message}") is open on the page and holds the navigation back, so the page did not navigate. Call handle_dialog, then retry`,
+    );
+  }
   if (page.url !== urlBefore) {
     result.navigatedToUrl = page.url;
   }
