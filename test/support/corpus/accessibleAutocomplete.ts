@@ -1,0 +1,58 @@
+import type {CorpusPage} from './types.js';
+
+/**
+ * GOV.UK's accessible-autocomplete (Preact): a combobox whose options appear
+ * as the agent types; the flow is keyboard only (Tab in, type, arrow down
+ * through the options, Enter to confirm).
+ */
+export const accessibleAutocomplete: CorpusPage = {
+  id: 'accessible-autocomplete',
+  title: 'GOV.UK accessible autocomplete',
+  packages: [{name: 'accessible-autocomplete', version: '3.0.1', license: 'MIT'}],
+  constructs: [
+    'keyboard-only combobox (type, arrow keys move focus into the options, Enter)',
+    'listbox of suggestions with a live status region',
+  ],
+  html: () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Country</title>
+<link rel="stylesheet" href="/node_modules/accessible-autocomplete/dist/accessible-autocomplete.min.css">
+<script src="/node_modules/accessible-autocomplete/dist/accessible-autocomplete.min.js"></script></head><body>
+<h1>Where do you live?</h1>
+<label for="country">Country</label>
+<div id="country-field"></div>
+<script>
+accessibleAutocomplete({
+  element: document.getElementById('country-field'),
+  id: 'country',
+  source: ['Fiji', 'Finland', 'France', 'Germany', 'Ghana', 'Greece'],
+  onConfirm: value => { if (value) window.confirmed = value; },
+});
+</script></body></html>`,
+  ready: `!!document.getElementById('country')`,
+  steps: [
+    {label: 'tab into the field', tool: 'press_key', key: 'Tab', until: `document.activeElement.id === 'country'`},
+    {
+      label: 'type the start of a name',
+      tool: 'type_text',
+      text: 'Fi',
+      until: `document.querySelectorAll('#country__listbox [role=option]').length === 2`,
+    },
+    {
+      label: 'arrow down to the first suggestion',
+      tool: 'press_key',
+      key: 'ArrowDown',
+      until: `document.activeElement.id === 'country__option--0'`,
+    },
+    {
+      label: 'arrow down to the second',
+      tool: 'press_key',
+      key: 'ArrowDown',
+      until: `document.activeElement.id === 'country__option--1'`,
+    },
+    {label: 'confirm it with Enter', tool: 'press_key', key: 'Enter', until: `window.confirmed === 'Finland'`},
+  ],
+  task: {
+    description: 'Choose Finland with the keyboard only',
+    check: `() => [window.confirmed, document.getElementById('country').value]`,
+    expect: ['Finland', 'Finland'],
+  },
+};
