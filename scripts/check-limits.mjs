@@ -20,7 +20,6 @@ const MAX_FUNCTION_LINES = 60;
 const KNOWN = {
   'src/browser/core/Browser.ts': 509,
   'src/browser/network/NetworkCollector.ts': 432,
-  'src/input/actions.ts': 497,
   'src/snapshot/walker.ts': 486,
   'src/browser/apps/thirdParty.ts#executeThirdPartyTool': 69,
   'src/browser/core/Browser.ts##onAttached': 72,
@@ -31,7 +30,6 @@ const KNOWN = {
   'src/cdp/headerSocket.ts#openHeaderSocket': 74,
   'src/client/toolCall.ts#toolCommand': 61,
   'src/devtools/lighthouse/runLighthouse.ts#runLighthouse': 61,
-  'src/input/transfer.ts#dragAndDrop': 69,
   'src/server/pipeline.ts##execute': 102,
   'src/snapshot/engine.ts#captureTree': 102,
   'src/snapshot/engine.ts#frameSnapshot': 76,
