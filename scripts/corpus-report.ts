@@ -20,8 +20,8 @@ import {
   CORPUS_ARGS,
   corpusDoc,
   corpusTable,
-  taskTable,
   type PageFigures,
+  taskTable,
   withoutUids,
 } from '../test/support/corpus/report.js';
 import {checkTask, openCorpusPage, runStep, runTask, serveCorpus} from '../test/support/corpus/runner.js';

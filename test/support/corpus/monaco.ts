@@ -27,9 +27,12 @@ require(['vs/editor/editor.main'], () => {
     minimap: {enabled: false},
     editContext: false,
   });
+  // Monaco adds parts (scrollbars, overlays) over a few frames after create: the page is ready once its structure has been still for a while.
+  window.lastChange = performance.now();
+  new MutationObserver(() => { window.lastChange = performance.now(); }).observe(document.body, {childList: true, subtree: true});
 });
 </script></body></html>`,
-  ready: `!!window.editor && !!document.querySelector('.monaco-editor .view-lines .view-line')`,
+  ready: `!!window.editor && !!document.querySelector('.monaco-editor .view-lines .view-line') && performance.now() - window.lastChange > 500`,
   steps: [
     {
       label: 'click into the editor (its 1x1 px textarea)',

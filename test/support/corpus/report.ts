@@ -114,6 +114,12 @@ lines (ours or theirs only), summed over load and every step; "content" leaves
 the uids out (roles, names, values, which nodes are shown), "with uids" is what
 the oracle test compares (uids must also stay stable as the reference's do). Times: median
 \`take_snapshot\` (non-verbose) per page, in ms, both servers in the same run.
+The second table is the agent's task done again on each server alone (one
+after the other): pass or fail, and the wall time from navigation to the state
+read back. A step the reference gets wrong for a product reason (a drag onto a
+list that reorders under the pointer, issue 21) fails its task there; the
+snapshot oracle replaces that step on the reference's side by one that
+reaches the same state (\`referenceInstead\` in the page's definition).
 
 ${figures}
 `;
