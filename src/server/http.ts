@@ -167,7 +167,13 @@ export class McpHttpHandler {
     this.#opening++;
     let session: McpSession | undefined;
     try {
-      session = this.core.openSession({defaultContext: this.core.config.sharedContext});
+      const {config} = this.core;
+      session = this.core.openSession({
+        defaultContext: config.sharedContext,
+        // The CLI's background server serves one user's shell; any other HTTP server, many clients.
+        files: config.viaCli ? 'shared' : 'private',
+      });
+      session.servedOverHttp();
       const opened = session;
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -16,6 +16,7 @@ import {abortable, CancelledError, errorMessage} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
+import {sandboxOptions} from './filePolicy.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
@@ -103,7 +104,7 @@ export class Pipeline {
   get defaultSession(): CallSession {
     this.#defaultSession ??= singleSession(
       this.options.browsers,
-      this.options.files ?? new PathSandbox(this.options.config.allowUnrestrictedPaths),
+      this.options.files ?? new PathSandbox(sandboxOptions(this.options.config, 'owner')),
       this.options.heap ?? new HeapSnapshots(heapOptions(this.options.config)),
       this.options.rootsReady,
     );
@@ -201,10 +202,13 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`, tool.slim);
     }
-    // The downloads folder must be inside this session's roots, which its client may have changed.
     await session.rootsReady();
     const {downloads} = scope.browser;
-    await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
+    if (!files.options.privateFolder) {
+      // --downloadsDir must be inside this session's roots, which its client may have changed.
+      // (A private session downloads into its own folder; it does not judge the shared one.)
+      await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
+    }
     const downloadsMark = downloads.mark();
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
@@ -224,7 +228,6 @@ export class Pipeline {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
         if (typeof value === 'string') {
-          await session.rootsReady();
           params[key] = await files.validate(value);
         }
       }

@@ -373,10 +373,10 @@ export class Browser {
   }
 
   /** A new browser context (own cookies, storage, cache, permissions) owned by `ownerId`. */
-  async createContext(ownerId: number, name: string | undefined): Promise<string> {
+  async createContext(ownerId: number, name: string | undefined, downloadsDir?: string): Promise<string> {
     const {browserContextId} = await this.connection.send('Target.createBrowserContext', {});
     this.#contexts.set(browserContextId, {ownerId, name});
-    await this.downloads.addContext(browserContextId);
+    await this.downloads.addContext(browserContextId, downloadsDir);
     return browserContextId;
   }
 
@@ -384,7 +384,11 @@ export class Browser {
    * Takes over contexts a session owned on an earlier connection to this
    * browser (a reconnect), with the pages in them. Returns the ids that still exist.
    */
-  async adoptContexts(ownerId: number, contexts: Array<{id: string; name: string | undefined}>): Promise<string[]> {
+  async adoptContexts(
+    ownerId: number,
+    contexts: Array<{id: string; name: string | undefined}>,
+    downloadsDir?: string,
+  ): Promise<string[]> {
     if (!contexts.length) {
       return [];
     }
@@ -392,7 +396,7 @@ export class Browser {
     const alive = contexts.filter(c => browserContextIds.includes(c.id));
     for (const {id, name} of alive) {
       this.#contexts.set(id, {ownerId, name});
-      await this.downloads.addContext(id);
+      await this.downloads.addContext(id, downloadsDir);
       for (const page of this.#pages.values()) {
         if (page.browserContextId === id) {
           page.ownerId = ownerId;

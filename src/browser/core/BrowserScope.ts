@@ -18,6 +18,8 @@ export interface ScopeOptions {
   previous?: ScopeContexts;
   /** Content size of the session's first page (--viewport), when the scope opens one. */
   viewport?: {width: number; height: number};
+  /** The session's own downloads folder: the contexts it creates download there (else into --downloadsDir). */
+  downloadsDir?: string;
 }
 
 /** The contexts a scope owns, by name (undefined: its main one). */
@@ -41,11 +43,15 @@ export class BrowserScope implements PageOwner {
   #selectionNote: string | undefined;
   #closed = false;
 
-  private constructor(readonly browser: Browser) {}
+  private constructor(
+    readonly browser: Browser,
+    /** Where the contexts this scope creates download to (undefined: --downloadsDir). */
+    readonly downloadsDir: string | undefined,
+  ) {}
 
   /** Registers the scope with the browser and makes sure it has a page to act on. */
   static async open(browser: Browser, options: ScopeOptions): Promise<BrowserScope> {
-    const scope = new BrowserScope(browser);
+    const scope = new BrowserScope(browser, options.downloadsDir);
     browser.addOwner(scope, {defaultContext: options.defaultContext});
     try {
       await scope.#init(options);
@@ -58,7 +64,7 @@ export class BrowserScope implements PageOwner {
 
   async #init(options: ScopeOptions): Promise<void> {
     const previous = options.previous ?? [];
-    const adopted = new Set(await this.browser.adoptContexts(this.ownerId, previous));
+    const adopted = new Set(await this.browser.adoptContexts(this.ownerId, previous, this.downloadsDir));
     for (const {id, name} of previous) {
       if (!adopted.has(id)) {
         continue;
@@ -70,7 +76,7 @@ export class BrowserScope implements PageOwner {
       }
     }
     if (!options.defaultContext && this.#mainContext === undefined) {
-      this.#mainContext = await this.browser.createContext(this.ownerId, undefined);
+      this.#mainContext = await this.browser.createContext(this.ownerId, undefined, this.downloadsDir);
     }
     const defaultOwner = this.browser.isDefaultOwner(this);
     // The default-context owner has the pages Chrome started with (or none, as before sessions existed).
@@ -110,6 +116,11 @@ export class BrowserScope implements PageOwner {
    */
   ownsDownload(record: DownloadRecord): boolean {
     return record.ownerId === undefined ? this.browser.isDefaultOwner(this) : record.ownerId === this.ownerId;
+  }
+
+  /** Where this session's downloads go: its own folder, or --downloadsDir (undefined while denied). */
+  downloadsFolder(): string | undefined {
+    return this.browser.downloads.folderOf(this.#mainContext);
   }
 
   /** This session's downloads, oldest first. */
@@ -173,7 +184,7 @@ export class BrowserScope implements PageOwner {
     if (options.isolatedContext) {
       browserContextId = this.#named.get(options.isolatedContext);
       if (!browserContextId) {
-        browserContextId = await this.browser.createContext(this.ownerId, options.isolatedContext);
+        browserContextId = await this.browser.createContext(this.ownerId, options.isolatedContext, this.downloadsDir);
         this.#named.set(options.isolatedContext, browserContextId);
       }
     }

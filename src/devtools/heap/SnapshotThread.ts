@@ -36,7 +36,14 @@ export class SnapshotThread {
     readonly options: ThreadOptions,
   ) {
     this.#worker = new Worker(new URL('./thread.js', import.meta.url), {
-      workerData: {role: 'snapshot', modulePath: options.modulePath, path: file.path, size: file.size},
+      workerData: {
+        role: 'snapshot',
+        modulePath: options.modulePath,
+        path: file.path,
+        size: file.size,
+        dev: file.dev,
+        ino: file.ino,
+      },
       resourceLimits: options.resourceLimits,
       stdout: true,
       stderr: true,
