@@ -113,7 +113,7 @@ export class UidNormalizer {
    *   as a different node on each line. chrome-devtools-mcp keys uids by
    *   loaderId + backendNodeId, so every accessibility node without a DOM node
    *   (InlineTextBox, some ignored nodes: verbose snapshots) shares one uid per
-   *   frame; we give each its own (README, "Deliberate differences").
+   *   frame; we give each its own (docs/differences.md).
    */
   constructor(readonly distinctShared = false) {}
 

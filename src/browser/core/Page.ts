@@ -39,12 +39,35 @@ export interface ElementSummary {
   options: Array<{name: string; uid: string | undefined}>;
 }
 
+/**
+ * Why a uid no longer names the element its snapshot showed: the element left
+ * the page or its document (`stale`), or it moved into a closed shadow root
+ * after the snapshot (`moved`: a page hides it from script on purpose).
+ */
+export type GoneReason = 'stale' | 'moved';
+
+const GONE_TEXT: Record<GoneReason, string> = {
+  stale: 'no longer exists on the page',
+  moved: 'moved into a closed shadow root after the snapshot, so it is not the element the snapshot showed',
+};
+
+/** The error for a uid whose element is gone (see GoneReason); the agent needs a new snapshot. */
+export class ElementGoneError extends Error {
+  constructor(
+    readonly uid: string,
+    readonly reason: GoneReason,
+    cause?: unknown,
+  ) {
+    super(
+      `Element with uid ${uid} ${GONE_TEXT[reason]}. Take a new snapshot to get current uids.`,
+      cause === undefined ? undefined : {cause},
+    );
+  }
+}
+
 /** The error for a uid whose element left the page (or its document). */
-export function staleElementError(uid: string, cause?: unknown): Error {
-  return new Error(
-    `Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`,
-    cause === undefined ? undefined : {cause},
-  );
+export function staleElementError(uid: string, cause?: unknown): ElementGoneError {
+  return new ElementGoneError(uid, 'stale', cause);
 }
 
 /** Maps snapshot uids to live elements; provided by the snapshot layer. */
