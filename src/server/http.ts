@@ -173,7 +173,6 @@ export class McpHttpHandler {
         // The CLI's background server serves one user's shell; any other HTTP server, many clients.
         files: config.viaCli ? 'shared' : 'private',
       });
-      session.servedOverHttp();
       const opened = session;
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -191,7 +190,7 @@ export class McpHttpHandler {
           debug(`HTTP session ${transport.sessionId} closed (${this.#sessions.size} open)`);
         }
       });
-      await opened.server.connect(transport);
+      await opened.connect(transport);
       await transport.handleRequest(req, res, body);
       if (!transport.sessionId) {
         await opened.close();

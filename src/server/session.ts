@@ -67,6 +67,8 @@ export class McpSession implements CallSession {
   #askingRoots: Promise<void> | undefined;
   /** A call already stopped waiting for that request: later calls do not wait for it. */
   #rootsWaitedOut = false;
+  /** The transport can carry a request at any time (stdio), not only on a call's stream (HTTP). */
+  #duplex = true;
   #inFlight = 0;
   #idle = deferred<void>();
   #lastActive = Date.now();
@@ -138,6 +140,8 @@ export class McpSession implements CallSession {
 
   /** Serves the session over an MCP transport (any the SDK offers, or one that looks like them). */
   async connect(transport: object): Promise<void> {
+    // Streamable HTTP carries a request to the client only on a stream the client holds open.
+    this.#duplex = !('handleRequest' in transport);
     await this.server.connect(transport as Parameters<Server['connect']>[0]);
   }
 
@@ -197,18 +201,6 @@ export class McpSession implements CallSession {
         this.#askRoots(undefined);
       }
     });
-  }
-
-  /** Whether the transport can carry a request at any time (stdio), not only on a call's stream (HTTP). */
-  get #duplex(): boolean {
-    return this.#transportKind === 'duplex';
-  }
-
-  #transportKind: 'duplex' | 'http' = 'duplex';
-
-  /** Marks the session as served over Streamable HTTP (requests to the client go on calls' streams). */
-  servedOverHttp(): void {
-    this.#transportKind = 'http';
   }
 
   /** Asks for the roots (on the stream of call `relatedRequestId`, if any) unless a request is in flight. */

@@ -4,8 +4,9 @@
  * for a session with a browser context of its own, its downloads are saved.
  * It is made on first use under the OS temp dir with a random name, mode
  * 0700 (only the server's user can enter it), and removed with everything
- * in it when the session ends. Folders left by a server that was killed are
- * removed by the next one that makes a folder.
+ * in it when the session ends (or, at the latest, when the process exits).
+ * Folders left by a server that was killed are removed by the next one that
+ * makes a folder.
  */
 import {lstatSync, readdirSync, rmSync} from 'node:fs';
 import {mkdir, mkdtemp, realpath, rm} from 'node:fs/promises';
@@ -18,6 +19,15 @@ import {debug} from './logger.js';
 export const SESSION_FOLDER_PREFIX = 'cdp-mcp-session-';
 
 let sweptStale = false;
+/** Folders of sessions still open: removed at process exit if their session could not end first. */
+const live = new Set<string>();
+
+function removeLiveFolders(): void {
+  for (const dir of live) {
+    rmSync(dir, {recursive: true, force: true});
+  }
+  live.clear();
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -95,6 +105,7 @@ export class SessionFolder {
       await rm(dir, {recursive: true, force: true, maxRetries: 3}).catch((error: unknown) =>
         debug(`could not remove session folder ${dir}`, error),
       );
+      live.delete(dir);
     }
   }
 
@@ -102,11 +113,14 @@ export class SessionFolder {
     if (!sweptStale) {
       sweptStale = true;
       removeStaleSessionFolders();
+      process.once('exit', removeLiveFolders);
     }
     // mkdtemp makes it 0700.
     const dir = await realpath(await mkdtemp(join(tmpdir(), `${SESSION_FOLDER_PREFIX}${process.pid}-`)));
     this.#path = dir;
+    live.add(dir);
     if (this.#disposed) {
+      live.delete(dir);
       await rm(dir, {recursive: true, force: true});
       throw new Error('This session has ended: its folder is gone.');
     }

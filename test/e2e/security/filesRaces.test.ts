@@ -128,7 +128,7 @@ describe('security: check-then-open races, hard links and FIFOs inside a root', 
       ['evaluate_script', {pageId: 1, sourcePath: join(place.root, 'linked.js')}],
       [
         'mock_network_request',
-        {pageId: 1, urlPattern: '**/x', status: 200, bodyFilePath: join(place.root, 'linked-state.json')},
+        {pageId: 1, urlPattern: fixtures.url('/x'), status: 200, bodyFilePath: join(place.root, 'linked-state.json')},
       ],
       ['upload_file', {pageId: 1, uid: input, filePaths: [join(place.root, 'linked-state.json')]}],
       ['save_storage_state', {pageId: 1, filePath: join(place.root, 'linked-victim.json')}],

@@ -97,7 +97,10 @@ describe('security: one HTTP session cannot reach the files of another', () => {
     const attempts: Array<[string, Record<string, unknown>]> = [
       ['upload_file', {pageId: pageB, uid: input, filePaths: [files.download]}],
       ['load_storage_state', {pageId: pageB, filePath: files.state}],
-      ['mock_network_request', {pageId: pageB, urlPattern: '**/*', status: 200, bodyFilePath: files.download}],
+      [
+        'mock_network_request',
+        {pageId: pageB, urlPattern: fixtures.url('/mocked'), status: 200, bodyFilePath: files.download},
+      ],
       ['evaluate_script', {pageId: pageB, sourcePath: files.text}],
       ['get_heapsnapshot_summary', {filePath: files.heap}],
       ['compare_heapsnapshots', {baseFilePath: files.heap, currentFilePath: files.heap}],
