@@ -9,7 +9,7 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-import {flagTablesMarkdown} from '../src/config/help.js';
+import {flagTablesMarkdown} from '../src/config/flagDocs.js';
 
 /** The repository root (this file is build/scripts/readmeDocs.js). */
 const ROOT = new URL('../../', import.meta.url);

@@ -11,6 +11,7 @@ import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {deferred, withTimeout} from '../util/async.js';
+import {trackLive} from '../util/liveObjects.js';
 import {debug, warn} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
 import {type FilePolicy, sandboxOptions} from './filePolicy.js';
@@ -79,6 +80,7 @@ export class McpSession implements CallSession {
     readonly host: SessionHost,
     options: {defaultContext: boolean; files?: FilePolicy},
   ) {
+    trackLive('mcpSession', this);
     const {config} = host;
     const policy = options.files ?? 'owner';
     // --filesystemRoot stands in for the roots of a client that has none, and bounds those it has.

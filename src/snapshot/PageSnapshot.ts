@@ -155,20 +155,23 @@ export class SnapshotState implements ElementResolver {
   }
 }
 
-const states = new WeakMap<Page, SnapshotState>();
+declare module '../browser/core/Page.js' {
+  interface PageSlots {
+    snapshot?: SnapshotState;
+  }
+}
 
 /** The snapshot state of a page (created on first use). */
 export function snapshotState(page: Page): SnapshotState {
-  let state = states.get(page);
-  if (!state) {
-    state = new SnapshotState(page);
-    states.set(page, state);
-  }
-  return state;
+  return (page.slots.snapshot ??= new SnapshotState(page));
 }
 
 /** Takes a snapshot of the page (showing `extras` too) and makes its uids the ones tools resolve. */
-export async function takeSnapshot(page: Page, verbose: boolean, extras?: readonly ExtraElement[]): Promise<string> {
+export async function capturePageSnapshot(
+  page: Page,
+  verbose: boolean,
+  extras?: readonly ExtraElement[],
+): Promise<string> {
   const state = snapshotState(page);
   const text = await state.capture(verbose, extras);
   page.elements = state;

@@ -5,8 +5,8 @@ import {describe, it} from 'node:test';
 import {fileURLToPath} from 'node:url';
 
 import {GENERATED_FILES, readRepoFile, withGeneratedBlocks} from '../../../scripts/readmeDocs.js';
+import {helpText} from '../../../src/config/flagDocs.js';
 import {FLAGS} from '../../../src/config/flagTable.js';
-import {helpText} from '../../../src/config/help.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The README is a front door: what, set-up, the main ways in; everything else is in docs/. */
