@@ -155,7 +155,7 @@ export const FLAGS = defineFlags({
       return resolve(raw);
     },
     description:
-      "Folder downloads of the default browser context are saved to (the stdio client, `--sharedContext` sessions). It must be inside the allowed roots; downloads are refused otherwise. HTTP sessions download into their own folder.",
+      'Folder downloads of the default browser context are saved to (the stdio client, `--sharedContext` sessions). It must be inside the allowed roots; downloads are refused otherwise. HTTP sessions download into their own folder.',
   },
   allowUnrestrictedPaths: {
     type: 'boolean',

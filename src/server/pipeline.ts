@@ -4,6 +4,7 @@ import type {BrowserManager} from '../browser/core/BrowserManager.js';
 import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import {guardAgainstDialogs} from '../browser/core/dialogGuard.js';
 import type {Page} from '../browser/core/Page.js';
+import type {DownloadTracker} from '../browser/downloads/downloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
@@ -204,11 +205,7 @@ export class Pipeline {
     }
     await session.rootsReady();
     const {downloads} = scope.browser;
-    if (!files.options.privateFolder) {
-      // --downloadsDir must be inside this session's roots, which its client may have changed.
-      // (A private session downloads into its own folder; it does not judge the shared one.)
-      await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
-    }
+    await judgeDownloadsDir(downloads, files);
     const downloadsMark = downloads.mark();
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
@@ -336,4 +333,15 @@ function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): st
 /** A call refused or failed before its handler ran; the structured content fits the tool's outputSchema. */
 function fail(text: string, slim?: boolean): ToolResult {
   return {text, images: [], isError: true, structured: slim ? {type: 'text', text} : {errorMessage: text}};
+}
+
+/**
+ * --downloadsDir must be inside the calling session's roots, which its client
+ * may have changed. A private session downloads into its own folder: it does
+ * not judge the shared one.
+ */
+async function judgeDownloadsDir(downloads: DownloadTracker, files: PathSandbox): Promise<void> {
+  if (!files.options.privateFolder) {
+    await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
+  }
 }

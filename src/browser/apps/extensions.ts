@@ -39,7 +39,9 @@ async function timed<T>(promise: Promise<T>, timeoutText: string): Promise<T> {
 export async function installExtension(connection: CdpConnection, path: string): Promise<string> {
   const folder = await openCheckedFolder(path);
   if (!folder) {
-    throw new Error(`${path} is not a folder (or a folder on its way is a symbolic link). Give the extension's folder.`);
+    throw new Error(
+      `${path} is not a folder (or a folder on its way is a symbolic link). Give the extension's folder.`,
+    );
   }
   await folder.close();
   const {id} = await timed(

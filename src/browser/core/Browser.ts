@@ -4,29 +4,12 @@ import {CdpConnection, type CdpSession} from '../../cdp/CdpConnection.js';
 import {DEFAULT_DOWNLOADS_DIR} from '../../config/flagTable.js';
 import {type Deferred, deferred, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
-import {canonicalPath} from '../../util/sandbox.js';
 import {ExtensionWorkers, isExtensionWorker} from '../apps/extensionWorkers.js';
-import {DownloadTracker, type FolderCheck} from '../downloads/downloads.js';
+import {canonicalFolder, type DownloadOptions, DownloadTracker} from '../downloads/downloads.js';
 import {BrowserMocks} from '../network/networkMocks.js';
 import {applyUrlPolicy, UrlPolicy} from '../network/urlPolicy.js';
 import {Page} from './Page.js';
 import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
-
-/** Where downloads go and how their folder is checked against the allowed roots. */
-export interface DownloadOptions {
-  dir: string;
-  /** By default any folder that can be resolved. */
-  check?: FolderCheck;
-}
-
-/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
-async function canonicalFolder(dir: string): Promise<string> {
-  const path = await canonicalPath(dir);
-  if (!path) {
-    throw new Error(`cannot resolve ${dir}`);
-  }
-  return path;
-}
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;

@@ -21,6 +21,7 @@ import {DEFAULT_DOWNLOADS_DIR} from '../../config/flagTable.js';
 import {deferred, errorMessage, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 import {ensurePrivateFolder} from '../../util/privateFolder.js';
+import {canonicalPath} from '../../util/roots.js';
 
 export type DownloadState = 'inProgress' | 'completed' | 'canceled' | 'refused';
 
@@ -45,6 +46,22 @@ export interface DownloadRecord {
 
 /** Checks a folder against the allowed roots; returns its canonical path or throws saying why not. */
 export type FolderCheck = (dir: string) => Promise<string>;
+
+/** Where downloads go and how their folder is checked against the allowed roots. */
+export interface DownloadOptions {
+  dir: string;
+  /** By default any folder that can be resolved. */
+  check?: FolderCheck;
+}
+
+/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
+export async function canonicalFolder(dir: string): Promise<string> {
+  const path = await canonicalPath(dir);
+  if (!path) {
+    throw new Error(`cannot resolve ${dir}`);
+  }
+  return path;
+}
 
 /** Longest kept file name (bytes matter on most file systems; characters are close enough here). */
 const MAX_FILE_NAME_CHARS = 200;
