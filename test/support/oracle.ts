@@ -10,7 +10,7 @@
 import {createRequire} from 'node:module';
 import path from 'node:path';
 
-import {type CallResult, CHROME_PATH, startServer, type TestServer} from './mcpClient.js';
+import {type CallResult, CHROME_PATH, startServer, TEST_FLAGS, type TestServer} from './mcpClient.js';
 
 /** Window content size given to both servers (the bench's default). */
 export const ORACLE_VIEWPORT = '1280x720';
@@ -21,7 +21,6 @@ const THEIR_FLAGS = [
   CHROME_PATH,
   '--headless',
   '--isolated',
-  `--viewport=${ORACLE_VIEWPORT}`,
   '--chromeArg=--no-sandbox',
   '--chromeArg=--disable-gpu',
   '--no-usage-statistics',
@@ -56,14 +55,26 @@ export interface OracleOptions {
   args?: string[];
   /** Extra environment for our server only (e.g. CDP_MCP_SNAPSHOT_ENGINE). */
   env?: Record<string, string>;
+  /** `--viewport` of both servers (ORACLE_VIEWPORT by default); false: none, each keeps its default window. */
+  viewport?: string | false;
+  /** false: both Chromes get a window (on the display DISPLAY names). */
+  headless?: boolean;
 }
 
 /** Starts our server and the reference side by side. */
 export async function startOraclePair(options: OracleOptions = {}): Promise<OraclePair> {
-  const extra = options.args ?? [];
+  const viewport = options.viewport ?? ORACLE_VIEWPORT;
+  const extra = [...(viewport ? [`--viewport=${viewport}`] : []), ...(options.args ?? [])];
+  const headful = options.headless === false;
+  const withWindow = (flags: string[]) => (headful ? flags.filter(flag => flag !== '--headless') : flags);
   const [ours, theirs] = await Promise.allSettled([
-    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...extra], env: options.env}),
-    startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV}),
+    startServer({replaceFlags: true, args: [...withWindow(TEST_FLAGS), ...extra], env: options.env}),
+    startServer({
+      bin: referenceBin(),
+      replaceFlags: true,
+      args: [...withWindow(THEIR_FLAGS), ...extra],
+      env: THEIR_ENV,
+    }),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
     const closing: Array<Promise<void>> = [];
