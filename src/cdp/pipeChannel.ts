@@ -7,7 +7,8 @@
 import type {Readable, Writable} from 'node:stream';
 
 import type {CdpCommand, CdpParams, CdpResult} from '../../protocol/index.js';
-import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError} from './errors.js';
+import {CdpProtocolError, ConnectionClosedError} from './errors.js';
+import {PendingCalls} from './pendingCalls.js';
 
 /** Bound on one command over the pipe. */
 export const PIPE_COMMAND_TIMEOUT_MS = 30_000;
@@ -17,15 +18,8 @@ export const PIPE_COMMAND_TIMEOUT_MS = 30_000;
  */
 const FIRST_ID = 1_000_000;
 
-interface Pending {
-  method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
-
 export class PipeChannel {
-  readonly #pending = new Map<number, Pending>();
-  #nextId = FIRST_ID;
+  readonly #pending = new PendingCalls(FIRST_ID);
   #buffer = '';
   #closed = false;
 
@@ -51,26 +45,21 @@ export class PipeChannel {
       } catch {
         continue;
       }
-      const pending = parsed.id === undefined ? undefined : this.#pending.get(parsed.id);
-      if (!pending || parsed.id === undefined) {
+      if (parsed.id === undefined) {
         continue;
       }
-      this.#pending.delete(parsed.id);
-      if (parsed.error) {
-        const {code, message: text = 'unknown error', data} = parsed.error;
-        pending.reject(new CdpProtocolError(pending.method, code, text, data));
-      } else {
-        pending.resolve(parsed.result);
-      }
+      const {error, result} = parsed;
+      this.#pending.settle(parsed.id, method =>
+        error
+          ? {error: new CdpProtocolError(method, error.code, error.message ?? 'unknown error', error.data)}
+          : {result},
+      );
     }
   }
 
   #close(): void {
     this.#closed = true;
-    for (const pending of this.#pending.values()) {
-      pending.reject(new ConnectionClosedError(`${pending.method}: the browser's debugging pipe closed.`));
-    }
-    this.#pending.clear();
+    this.#pending.failAll(method => new ConnectionClosedError(`${method}: the browser's debugging pipe closed.`));
   }
 
   send<M extends CdpCommand>(
@@ -81,25 +70,8 @@ export class PipeChannel {
     if (this.#closed) {
       return Promise.reject(new ConnectionClosedError(`${method}: the browser's debugging pipe is closed.`));
     }
-    const id = this.#nextId++;
-    return new Promise<CdpResult<M>>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new CdpTimeoutError(`${method} got no answer from Chrome within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      timer.unref();
-      this.#pending.set(id, {
-        method,
-        resolve: result => {
-          clearTimeout(timer);
-          resolve(result as CdpResult<M>);
-        },
-        reject: error => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
-      this.outgoing.write(`${JSON.stringify({id, method, params: params ?? {}})}\0`);
-    });
+    const {id, answer} = this.#pending.add<CdpResult<M>>(method, undefined, timeoutMs);
+    this.outgoing.write(`${JSON.stringify({id, method, params: params ?? {}})}\0`);
+    return answer;
   }
 }

@@ -11,15 +11,18 @@ import {createRequire} from 'node:module';
 import path from 'node:path';
 
 import {type CallResult, CHROME_PATH, startServer, TEST_FLAGS, type TestServer} from './mcpClient.js';
+import {referenceServer} from './referenceRecord.js';
 
 /** Window content size given to both servers (the bench's default). */
 export const ORACLE_VIEWPORT = '1280x720';
 
-/** What the reference is started with in every comparison (as scripts/bench/session.ts does). */
+/**
+ * What the reference is started with in every comparison (as
+ * scripts/bench/session.ts does), besides the window (headless, ORACLE_VIEWPORT unless told).
+ */
 const THEIR_FLAGS = [
   '--executablePath',
   CHROME_PATH,
-  '--headless',
   '--isolated',
   '--chromeArg=--no-sandbox',
   '--chromeArg=--disable-gpu',
@@ -55,6 +58,12 @@ export interface OracleOptions {
   args?: string[];
   /** Extra environment for our server only (e.g. CDP_MCP_SNAPSHOT_ENGINE). */
   env?: Record<string, string>;
+  /**
+   * The name of the reference's record (referenceRecord.ts): its answers are
+   * replayed from test/records when recorded for this Chromium. Without one,
+   * the live reference always runs.
+   */
+  record?: string;
   /** `--viewport` of both servers (ORACLE_VIEWPORT by default); false: none, each keeps its default window. */
   viewport?: string | false;
   /** false: both Chromes get a window (on the display DISPLAY names). */
@@ -63,18 +72,19 @@ export interface OracleOptions {
 
 /** Starts our server and the reference side by side. */
 export async function startOraclePair(options: OracleOptions = {}): Promise<OraclePair> {
+  const extra = options.args ?? [];
   const viewport = options.viewport ?? ORACLE_VIEWPORT;
-  const extra = [...(viewport ? [`--viewport=${viewport}`] : []), ...(options.args ?? [])];
-  const headful = options.headless === false;
-  const withWindow = (flags: string[]) => (headful ? flags.filter(flag => flag !== '--headless') : flags);
+  const headless = options.headless ?? true;
+  const window = [...(headless ? ['--headless'] : []), ...(viewport ? [`--viewport=${viewport}`] : [])];
+  // A record names the window only when it is not the usual one (records made before it could be chosen).
+  const usualWindow = headless && viewport === ORACLE_VIEWPORT;
+  const recordFlags = usualWindow ? extra : [`--headless=${headless}`, `--viewport=${viewport || 'none'}`, ...extra];
+  const startTheirs = () =>
+    startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...window, ...extra], env: THEIR_ENV});
+  const ourFlags = TEST_FLAGS.filter(flag => flag !== '--headless');
   const [ours, theirs] = await Promise.allSettled([
-    startServer({replaceFlags: true, args: [...withWindow(TEST_FLAGS), ...extra], env: options.env}),
-    startServer({
-      bin: referenceBin(),
-      replaceFlags: true,
-      args: [...withWindow(THEIR_FLAGS), ...extra],
-      env: THEIR_ENV,
-    }),
+    startServer({replaceFlags: true, args: [...ourFlags, ...window, ...extra], env: options.env}),
+    options.record ? referenceServer(options.record, recordFlags, startTheirs) : startTheirs(),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
     const closing: Array<Promise<void>> = [];
@@ -124,7 +134,7 @@ export class UidNormalizer {
    *   as a different node on each line. chrome-devtools-mcp keys uids by
    *   loaderId + backendNodeId, so every accessibility node without a DOM node
    *   (InlineTextBox, some ignored nodes: verbose snapshots) shares one uid per
-   *   frame; we give each its own (README, "Deliberate differences").
+   *   frame; we give each its own (docs/differences.md).
    */
   constructor(readonly distinctShared = false) {}
 
