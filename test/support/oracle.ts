@@ -83,7 +83,12 @@ export async function startOraclePair(options: OracleOptions = {}): Promise<Orac
     startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...window, ...extra], env: THEIR_ENV});
   const ourFlags = TEST_FLAGS.filter(flag => flag !== '--headless');
   const [ours, theirs] = await Promise.allSettled([
-    startServer({replaceFlags: true, args: [...ourFlags, ...window, ...extra], env: options.env}),
+    // Whole outputs, as the reference gives them (ours caps them by default).
+    startServer({
+      replaceFlags: true,
+      args: [...ourFlags, ...window, '--maxOutputChars', '0', ...extra],
+      env: options.env,
+    }),
     options.record ? referenceServer(options.record, recordFlags, startTheirs) : startTheirs(),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
