@@ -134,10 +134,10 @@ export const FLAGS = defineFlags({
     alias: ['workspace'],
     key: 'filesystemRoots',
     placeholder: '<dir>',
-    defaultText: 'the OS temp dir',
+    defaultText: 'none',
     parse: existingDirectories,
     description:
-      'A directory file tools may read and write when the MCP client sends no roots (the OS temp dir always counts).',
+      "A directory file tools may read and write. The MCP client's roots can only narrow these; without this flag the stdio client's roots stand as they are, and an HTTP client's give nothing. Besides: the OS temp dir for stdio and the CLI, a private folder of its own for each HTTP session.",
   },
   maxOutputChars: {
     type: 'number',
@@ -168,7 +168,8 @@ export const FLAGS = defineFlags({
       }
       return resolve(raw);
     },
-    description: 'Folder downloads are saved to. It must be inside the allowed roots; downloads are refused otherwise.',
+    description:
+      'Folder downloads of the default browser context are saved to (the stdio client, `--sharedContext` sessions). It must be inside the allowed roots; downloads are refused otherwise. HTTP sessions download into their own folder.',
   },
   allowUnrestrictedPaths: {
     type: 'boolean',
