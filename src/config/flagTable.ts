@@ -35,7 +35,8 @@ export const FLAGS = defineFlags({
   headless: {
     type: 'boolean',
     group: 'launch',
-    description: 'Launch Chrome without a window.',
+    description:
+      "Launch Chrome without a window. Its pages are laid out as in chrome-devtools-mcp's headless Chrome: in a window sized for a 3840x2160 screen, without scrollbars.",
   },
   executablePath: {
     type: 'string',
@@ -69,7 +70,8 @@ export const FLAGS = defineFlags({
     group: 'launch',
     placeholder: '<width>x<height>',
     parse: size,
-    description: 'Initial content size of the first page, e.g. `1280x720`.',
+    description:
+      "Initial content size of the first page, e.g. `1280x720`. Without it, the launched Chrome's window has its default size for the screen, as chrome-devtools-mcp's.",
   },
   proxyServer: {
     type: 'string',
