@@ -18,27 +18,18 @@ const MAX_FUNCTION_LINES = 60;
  * Keys: `file` for a file's lines, `file#function` for a function's.
  */
 const KNOWN = {
-  'src/browser/core/Browser.ts': 509,
+  'src/browser/core/Browser.ts': 496,
   'src/browser/network/NetworkCollector.ts': 432,
-  'src/input/actions.ts': 497,
   'src/snapshot/walker.ts': 486,
-  'src/browser/apps/thirdParty.ts#executeThirdPartyTool': 69,
   'src/browser/core/Browser.ts##onAttached': 72,
   'src/browser/core/BrowserManager.ts##startOnce': 72,
-  'src/browser/core/settle.ts#(anonymous)': 85,
+  'src/browser/core/settle.ts#(anonymous)': 73,
   'src/browser/core/settle.ts#runAndSettle': 91,
   'src/browser/network/NetworkCollector.ts##onRequest': 61,
-  'src/cdp/headerSocket.ts#openHeaderSocket': 74,
-  'src/client/toolCall.ts#toolCommand': 61,
-  'src/devtools/lighthouse/runLighthouse.ts#runLighthouse': 61,
-  'src/input/transfer.ts#dragAndDrop': 69,
-  'src/server/pipeline.ts##execute': 102,
+  'src/server/pipeline.ts##execute': 100,
   'src/snapshot/engine.ts#captureTree': 102,
   'src/snapshot/engine.ts#frameSnapshot': 76,
   'src/snapshot/fastTree.ts#stitch': 76,
-  'src/tools/console.ts#listConsoleMessages': 62,
-  'src/tools/navigation.ts#navigatePage': 67,
-  'src/tools/screenshot.ts#takeScreenshot': 63,
   'src/tools/script.ts#evaluateScript': 94,
 };
 /** The comment that marks a page-side script. */

@@ -120,6 +120,10 @@ export class BrowserHandle implements ToolBrowser {
   downloads(): readonly DownloadRecord[] {
     return this.scope.downloads();
   }
+
+  downloadsFolder(): string | undefined {
+    return this.scope.downloadsFolder();
+  }
 }
 
 export class PageHandle implements ToolPage {

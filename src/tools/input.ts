@@ -223,7 +223,9 @@ export const uploadFile = definePageTool({
       });
       paths.push(checked);
     }
-    const settle = await page.input.uploadFiles(params.uid, paths);
+    // Chrome reads the files later, by path: it gets private copies, made from what was checked.
+    const given = remote ? paths : await Promise.all(paths.map(path => files.privateCopy(path)));
+    const settle = await page.input.uploadFiles(params.uid, given);
     report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot);
   },
 });

@@ -1,3 +1,4 @@
+import type {Protocol} from '../../../protocol/index.js';
 import {abortable, deferred, errorMessage, throwIfCancelled, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
@@ -150,31 +151,16 @@ export class NavigationWatcher {
           }, STOPPED_WITHOUT_COMMIT_GRACE_MS).unref();
         }
       }),
-      ...this.#watchDialogsAndEnd(policy, onDialogHandled),
+      ...this.#watchDialogsAndEnd(policy),
     );
   }
 
   /** Answers dialogs the policy covers, and ends the watch on other dialogs, on detach and on a crash. */
-  #watchDialogsAndEnd(policy: DialogPolicy | undefined, onDialogHandled: NavigationWatcher['onDialogHandled']) {
+  #watchDialogsAndEnd(policy: DialogPolicy | undefined) {
     const {page} = this;
     const s = page.session;
     return [
-      s.on('Page.javascriptDialogOpening', params => {
-        const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
-        const action = typeof policy === 'string' ? policy : policy?.[params.type];
-        if (action !== undefined) {
-          const accept = action !== 'dismiss';
-          const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
-          // Through the page's dialogs: it stops counting as open at once, and its closed event removes it.
-          page.dialogs
-            .answer(accept, promptText)
-            .catch(error => debug('answering a dialog failed', errorMessage(error)));
-          // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
-          onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
-        } else {
-          this.dialog.resolve(dialog);
-        }
-      }),
+      s.on('Page.javascriptDialogOpening', params => this.#onDialog(params, policy)),
       s.onDetached(() => {
         this.finished.reject(new Error('The page was closed.'));
         this.started.resolve();
@@ -185,6 +171,25 @@ export class NavigationWatcher {
         this.finished.reject(error);
       }),
     ];
+  }
+
+  /** A dialog opened: answered by the call's policy (and reported), or left to the agent. */
+  #onDialog(params: Protocol.Page.JavascriptDialogOpeningEvent, policy: DialogPolicy | undefined): void {
+    const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
+    const action = typeof policy === 'string' ? policy : policy?.[params.type];
+    if (action === undefined) {
+      this.dialog.resolve(dialog);
+      return;
+    }
+    const accept = action !== 'dismiss';
+    const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
+    // Through the page's dialogs: it stops counting as open at once (the page guard does not
+    // count it as a block, however long Chrome takes to close it), and its closed event removes it.
+    this.page.dialogs
+      .answer(accept, promptText)
+      .catch(error => debug('answering a dialog failed', errorMessage(error)));
+    // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
+    this.onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
   }
 
   #sameDocument = false;

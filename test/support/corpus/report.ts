@@ -1,4 +1,5 @@
 /** The corpus tables: what each page is built from (docs/corpus.md) and the figures of a run (corpus-report). */
+import type {TaskRun} from './runner.js';
 import type {CorpusPage} from './types.js';
 
 /**
@@ -27,6 +28,8 @@ export interface PageFigures {
   ours: number[];
   theirs: number[];
   details: string[];
+  /** The task done again on each server alone. */
+  tasks?: {ours: TaskRun; theirs: TaskRun};
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -59,6 +62,28 @@ export function corpusTable(results: PageFigures[], median: (xs: number[]) => nu
   ].join('\n');
 }
 
+const taskCell = (run: TaskRun | undefined) =>
+  !run ? 'not run' : `${run.pass ? 'pass' : 'FAIL'} ${(run.ms / 1000).toFixed(1)} s`;
+
+/**
+ * The agent's task on each server alone: pass or fail and wall time (from
+ * navigation to the state read back, snapshots included), and why a run failed.
+ */
+export function taskTable(results: PageFigures[]): string {
+  const rows = results.map(r => {
+    const why = (['ours', 'theirs'] as const)
+      .filter(side => r.tasks && !r.tasks[side].pass)
+      .map(side => `${side}: ${(r.tasks?.[side].detail ?? '').split('\n')[0]?.slice(0, 160)}`)
+      .join('; ');
+    return `| ${r.page.id} | ${taskCell(r.tasks?.ours)} | ${taskCell(r.tasks?.theirs)} | ${cell(why)} |`;
+  });
+  return [
+    '| page | task, ours | task, chrome-devtools-mcp | why a run failed |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
 /** docs/corpus.md: what the corpus is, its pages, and the figures of the last `corpus-report -- --docs` run. */
 export function corpusDoc(pages: CorpusPage[], figures: string): string {
   return `# The real-app corpus
@@ -67,10 +92,15 @@ Pages built from unmodified npm packages of real web apps and component
 libraries, pinned exactly in package.json (devDependencies) and served from
 node_modules by the fixture server (\`test/support/fixtureServer.ts\`). Each
 page's definition (package, HTML, interactions, task) is one file in
-\`test/support/corpus/\`. Two tests use them:
+\`test/support/corpus/\`. Three tests use them:
 
 - \`test/e2e/corpus.test.ts\`: our \`take_snapshot\` equals chrome-devtools-mcp
-  1.11's, non-verbose and verbose, after load and after every interaction.
+  1.11's, non-verbose and verbose, after load and after every interaction
+  (both servers at \`--viewport=1280x720\`).
+- \`test/e2e/corpusDefaultWindow.test.ts\`: the same after load and after
+  the first interaction, both servers started without \`--viewport\` (each
+  in its default window), so a default window that drifts from the
+  reference's fails.
 - \`test/e2e/corpusTasks.test.ts\`: an agent's task on every app through our
   tools only, checked by reading the app's own state back.
 
@@ -89,6 +119,12 @@ lines (ours or theirs only), summed over load and every step; "content" leaves
 the uids out (roles, names, values, which nodes are shown), "with uids" is what
 the oracle test compares (uids must also stay stable as the reference's do). Times: median
 \`take_snapshot\` (non-verbose) per page, in ms, both servers in the same run.
+The second table is the agent's task done again on each server alone (one
+after the other): pass or fail, and the wall time from navigation to the state
+read back. A step the reference gets wrong for a product reason (a drag onto a
+list that reorders under the pointer, issue 21) fails its task there; the
+snapshot oracle replaces that step on the reference's side by one that
+reaches the same state (\`referenceInstead\` in the page's definition).
 
 ${figures}
 `;
