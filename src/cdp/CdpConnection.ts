@@ -47,7 +47,8 @@ interface Pending {
 const NO_SHORTHANDS = {version: {major: '1', minor: '3'}, domains: []} as unknown as CDP.Protocol;
 
 /**
- * One WebSocket connection to the browser target. Sessions of page and frame
+ * One connection to the browser target (a WebSocket, or a launched Chrome's
+ * debugging pipe: see pipeClient.ts). Sessions of page and frame
  * targets are multiplexed on it (flat mode). Adds what chrome-remote-interface
  * lacks: a timeout on every command, rejection of pending commands when their
  * target detaches or the socket closes, and typed per-session event routing.

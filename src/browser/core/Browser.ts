@@ -123,7 +123,10 @@ export class Browser {
     downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
     pageTargets: PageTargetOptions = {},
   ): Promise<Browser> {
-    const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
+    const {transport} = endpoint;
+    const connection = transport.pipe
+      ? new CdpConnection(transport.pipe)
+      : await CdpConnection.connect(transport.wsUrl, wsHeaders);
     const browser = new Browser(connection, endpoint, urlPolicy, downloads, pageTargets);
     try {
       await browser.#init();
