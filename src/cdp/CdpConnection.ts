@@ -32,6 +32,9 @@ function sendOptions(options: SendOptions | undefined): {timeout: number; signal
 
 type Listener = (params: never) => void;
 
+/** Chrome's answer to a command for a session that no longer exists. */
+const SESSION_GONE = 'Session with given id not found.';
+
 interface Pending {
   method: string;
   sessionId: string | undefined;
@@ -151,7 +154,12 @@ export class CdpConnection {
         done();
         if (error === true) {
           const e = result as {code?: number; message?: string; data?: string};
-          reject(new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data));
+          reject(
+            // The target went away before Chrome read the command (its detach event may still be on its way).
+            sessionId !== undefined && e.message === SESSION_GONE
+              ? new TargetClosedError(`${method}: the target has closed.`)
+              : new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data),
+          );
         } else if (error) {
           reject(
             error instanceof Error && /closed/i.test(error.message)

@@ -32,7 +32,7 @@ import {
   performNavigation,
 } from '../browser/core/navigation.js';
 import type {OpenDialog, Page} from '../browser/core/Page.js';
-import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/core/rawCdp.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp/send.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/core/screenshot.js';
 import {tabTargetIdOf} from '../browser/core/tabs.js';
 import {resizeContent} from '../browser/core/window.js';
@@ -84,6 +84,7 @@ import type {
   ToolTracing,
   ToolWebMcp,
 } from './context.js';
+import {rawSwitches} from './rawSwitches.js';
 
 export class BrowserHandle implements ToolBrowser {
   readonly extensions: ToolExtensions;
@@ -226,7 +227,9 @@ export class PageHandle implements ToolPage {
   }
 
   sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {
-    return sendRawCommand(this.owner.browser, this.page, method, params, target);
+    const {scope, config, files} = this.owner;
+    const switches = rawSwitches(config, files, url => scope.browser.urlPolicy.isAllowed(url));
+    return sendRawCommand({scope, page: this.page, method, params, target, switches});
   }
 
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {

@@ -1,11 +1,9 @@
-import {access} from 'node:fs/promises';
-
 import * as v from 'valibot';
 
-import {browserIsLocal} from '../browser/core/browserIsLocal.js';
 import type {SettleResult} from '../browser/core/settle.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
+import {checkedReadPath} from './readPath.js';
 
 const uidEntry = {
   uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
@@ -200,19 +198,9 @@ export const uploadFile = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response, {config, files}) {
-    // A remote browser reads its own file system: its paths are not ours to check.
-    const remote = !browserIsLocal(config);
     const paths: string[] = [];
     for (const path of params.filePaths) {
-      if (remote) {
-        paths.push(path);
-        continue;
-      }
-      const checked = await files.validate(path);
-      await access(checked).catch(() => {
-        throw new Error(`File not found: ${path}. Give the path of an existing file.`);
-      });
-      paths.push(checked);
+      paths.push(await checkedReadPath(files, config, path));
     }
     const settle = await page.input.uploadFiles(params.uid, paths);
     report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot);

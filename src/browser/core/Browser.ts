@@ -487,9 +487,29 @@ export class Browser {
     }
   }
 
-  /** Whether a session is one the server drives (a page's, a frame's, a worker's, a helper tab's). */
-  ownsSession(sessionId: string): boolean {
-    return this.connection.findSession(sessionId) !== undefined;
+  /**
+   * The browser context of a target Chrome reported (undefined: the default
+   * context); null for a target never reported.
+   */
+  contextOfTarget(targetId: string): string | undefined | null {
+    if (!this.#targetContexts.has(targetId)) {
+      return null;
+    }
+    const context = this.#targetContexts.get(targetId);
+    return this.#isDefaultContext(context) ? undefined : context;
+  }
+
+  /** Whether `browserContextId` (undefined: none given) is the default context. */
+  isDefaultContext(browserContextId: string | undefined): boolean {
+    return this.#isDefaultContext(browserContextId);
+  }
+
+  /** Makes a page someone opened by its target id (raw CDP) `ownerId`'s, once it is set up (bounded). */
+  async adoptTarget(targetId: string, ownerId: number): Promise<void> {
+    const page = await this.#waitForPage(targetId, NEW_PAGE_ATTACH_MS).catch(() => undefined);
+    if (page) {
+      page.ownerId = ownerId;
+    }
   }
 
   /** Closes the connection; the browser itself is killed only when we launched it. */
