@@ -1,12 +1,12 @@
 /**
- * Rewrites the generated parts of the docs from the code they describe: the
- * README's flag tables and docs/tools.md.
+ * Rewrites the generated parts of the docs from what they describe: the
+ * blocks of README.md and docs/*.md (scripts/readmeDocs.ts) and docs/tools.md.
  * Usage: npm run gen-docs (= tsc -p . && node build/scripts/gen-docs.js).
  */
 import {readFileSync, writeFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-import {withGeneratedFlags} from './readmeDocs.js';
+import {GENERATED_FILES, withGeneratedBlocks} from './readmeDocs.js';
 import {TOOLS_DOC, toolsMarkdown} from './toolDocs.js';
 
 /** Writes `file` (relative to the repository) when `rewrite` changes it, and says so. */
@@ -25,5 +25,7 @@ function regenerate(file: string, what: string, rewrite: (before: string) => str
   process.stdout.write(`${after === before ? 'unchanged' : 'updated'}: ${file} (${what})\n`);
 }
 
-regenerate('README.md', 'flag tables', withGeneratedFlags);
 regenerate(TOOLS_DOC, 'every tool', () => toolsMarkdown());
+for (const file of GENERATED_FILES) {
+  regenerate(file, 'generated blocks', before => withGeneratedBlocks(file, before));
+}

@@ -4,10 +4,22 @@
 // folder, against chrome-devtools-mcp's package, and the time from spawning
 // the server to its tools/list answer: the unbundled build (what the package
 // shipped before the bundle) against the installed bundle, run directly and
-// through npx. Medians of alternating runs.
+// through npx. Medians of alternating runs. The package figures (sizes, file
+// counts) go to docs/figures.json, from which `npm run gen-docs` writes the
+// README's sentence about them.
 // Usage: node scripts/install-figures.mjs [--runs N]
 import {spawn} from 'node:child_process';
-import {chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {performance} from 'node:perf_hooks';
@@ -88,6 +100,34 @@ function unbundledInstall() {
 const install = packAndInstall();
 const unbundled = unbundledInstall();
 const cdm = diskUsage(join(REPO_ROOT, 'node_modules/chrome-devtools-mcp'));
+writePackageFigures();
+
+/** docs/figures.json's `package`: what `npm install` of the tarball puts on disk, and the reference's package. */
+function writePackageFigures() {
+  const file = join(REPO_ROOT, 'docs/figures.json');
+  const figures = JSON.parse(readFileSync(file, 'utf8'));
+  const dist = join(install.packageDir, 'dist');
+  const lighthouseBytes = readdirRecursive(dist)
+    .filter(path => /lighthouse/i.test(path))
+    .reduce((sum, path) => sum + statSync(path).size, 0);
+  const reference = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/chrome-devtools-mcp/package.json'), 'utf8'));
+  figures.package = {
+    date: new Date().toISOString().slice(0, 10),
+    tarballBytes: install.tarballBytes,
+    installedBytes: install.installedBytes,
+    files: install.files,
+    lighthouseBytes,
+    reference: {version: reference.version, bytes: cdm.bytes, files: cdm.files},
+  };
+  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  console.log('wrote docs/figures.json (package); run npm run gen-docs to update the README');
+}
+
+function readdirRecursive(dir) {
+  return readdirSync(dir, {withFileTypes: true}).flatMap(entry =>
+    entry.isDirectory() ? readdirRecursive(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
 const flags = ['--headless', '--isolated'];
 const variants = {
   'unbundled build (node build/src/bin/cdp-mcp.js)': [

@@ -1,36 +1,69 @@
 #!/usr/bin/env node
 // Runs every compiled test file (build/test/**/*.test.js), each in its own
-// `node --test` process, a few at a time, every file bounded in time.
-// Usage: node scripts/run-tests.mjs [unit|e2e|smoke|all] (default all).
+// `node --test` process, several at a time, every file bounded in time.
+// Usage: node scripts/run-tests.mjs [unit|e2e|smoke|reference|all] (default all),
+// or node scripts/run-tests.mjs build/test/e2e/a.test.js … (those files only).
 // `smoke` is the unit tests plus SMOKE_E2E: one end-to-end suite per layer a
 // Node.js upgrade can break (stdio, process lifecycle and attach, pages, script
-// and screenshots, input, network), for a second Node.js version in CI.
+// and screenshots, input, network). `reference` is the files that compare
+// with chrome-devtools-mcp (test/support/referenceRecord.ts): `npm run
+// record-reference` runs them with the live reference and writes its records.
 //
 // Why not one `node --test` over all files: a file that never ends (a test
 // that hangs, or a handle that keeps its process alive) then stalls the whole
 // run until CI's limit kills it, and the log does not say which file it was.
 // Here a file over TEST_FILE_TIMEOUT_S is killed with its children and named,
 // its output so far is printed, and the run goes on. Each file's output is
-// printed whole when it ends (never interleaved), with its duration, and the
-// run ends with a summary: failed and timed-out files, the slowest files,
-// the wall time.
+// printed whole when it ends (never interleaved), with its duration and the
+// CPU time it and its children used, and the run ends with a summary:
+// failed and timed-out files, the slowest files, the wall time.
+//
+// Scheduling: files run in slots (TEST_CONCURRENCY, default 3). An end-to-end
+// file takes one slot, a unit file a quarter of one, a file in HEAVY (it keeps
+// both cores busy on its own) two. The longest files start first: the
+// durations of the last run are kept in build/.test-times.json.
 import {Buffer} from 'node:buffer';
 import {spawn} from 'node:child_process';
-import {appendFileSync, existsSync, readdirSync, statSync} from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {clearTimeout, setTimeout} from 'node:timers';
 
 const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network'].map(name => `build/test/e2e/${name}.test.js`);
+/** Files that keep two cores busy on their own (heap snapshots, Lighthouse, many sessions at once). */
+const HEAVY = ['httpLeaks', 'memory', 'lighthouse', 'leaks'].map(name => `build/test/e2e/${name}.test.js`);
+const TIMES_FILE = 'build/.test-times.json';
+/** The longest files, longest first: the order of a first run (a fresh clone, CI), before any times are kept. */
+const LONGEST = ['httpLeaks', 'corpus', 'memory', 'leaks', 'lighthouse', 'http', 'httpSessions', 'corpusTasks'].map(
+  name => `build/test/e2e/${name}.test.js`,
+);
 
-const tier = process.argv[2] ?? 'all';
-if (!['all', 'smoke', 'unit', 'e2e'].includes(tier)) {
-  console.error(`Unknown test tier "${tier}": use all, smoke, unit or e2e.`);
+// Compiled test files named on the command line run alone (e.g. while working on them).
+const named = process.argv.slice(2).filter(arg => arg.endsWith('.test.js'));
+const tier = named.length ? 'named' : (process.argv[2] ?? 'all');
+if (!['all', 'smoke', 'unit', 'e2e', 'reference', 'named'].includes(tier)) {
+  console.error(`Unknown test tier "${tier}": use all, smoke, unit, e2e or reference.`);
   process.exit(2);
 }
-const roots = ['all', 'smoke'].includes(tier)
-  ? ['build/test/unit', ...(tier === 'all' ? ['build/test/e2e'] : [])]
-  : [`build/test/${tier}`];
-const files = [];
+const roots =
+  tier === 'named'
+    ? []
+    : ['all', 'smoke'].includes(tier)
+      ? ['build/test/unit', ...(tier === 'all' ? ['build/test/e2e'] : [])]
+      : tier === 'reference'
+        ? ['build/test/e2e']
+        : [`build/test/${tier}`];
+let files = [];
 const walk = dir => {
   if (!existsSync(dir)) {
     return;
@@ -45,6 +78,7 @@ const walk = dir => {
   }
 };
 roots.forEach(walk);
+files.push(...named);
 if (tier === 'smoke') {
   const missing = SMOKE_E2E.filter(file => !existsSync(file));
   if (missing.length) {
@@ -52,6 +86,10 @@ if (tier === 'smoke') {
     process.exit(1);
   }
   files.push(...SMOKE_E2E);
+}
+if (tier === 'reference') {
+  // The files that start chrome-devtools-mcp, through the record or live.
+  files = files.filter(file => /\b(startOraclePair|startReference|referenceServer)\(/.test(readFileSync(file, 'utf8')));
 }
 if (files.length === 0) {
   console.error(`No test files under ${roots.join(', ')}. Run "npm run build" first.`);
@@ -73,33 +111,57 @@ const positive = (name, fallback) => {
   }
   return value;
 };
-// Two files at a time: most of an end-to-end test's time is spent waiting on
-// Chrome, so two overlap well on two cores. TEST_CONCURRENCY overrides it (1
-// for a serial run when chasing a flake).
-const concurrency = positive('TEST_CONCURRENCY', 2);
-// The longest file takes about 1.5 min on a loaded 2-core machine; 10 min
+// Three slots: most of an end-to-end test's time is spent waiting on Chrome
+// (a page to load, a renderer to start), so three files overlap well on two
+// cores. TEST_CONCURRENCY overrides it (1 for a serial run when chasing a flake).
+const slots = positive('TEST_CONCURRENCY', 3);
+// The longest file takes about 2 min on a loaded 2-core machine; 10 min
 // means it hangs.
 const fileTimeoutS = positive('TEST_FILE_TIMEOUT_S', 600);
 
 /** Lines of each failed file's output repeated in the summary. */
 const DETAIL_LINES = 40;
 
+const weightOf = file => Math.min(slots, file.includes('/unit/') ? 0.25 : HEAVY.includes(file) ? 2 : 1);
+let lastTimes = {};
+try {
+  lastTimes = JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
+} catch {
+  // First run: alphabetical, end-to-end files first (they are the long ones).
+}
+const expected = file =>
+  lastTimes[file] ??
+  (LONGEST.includes(file) ? 1_000_000 - LONGEST.indexOf(file) : file.includes('/e2e/') ? 30_000 : 1_000);
+// Longest first, so the last files to end are short ones.
+const queue = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+
 const started = Date.now();
 const results = [];
 const seconds = ms => (ms / 1000).toFixed(1);
+// GNU time reports the CPU time of a file's process and the children it
+// waited for (its servers, their Chromes): where the time goes.
+const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const cpuDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-test-run-'));
+const recording = process.env.CDP_MCP_REFERENCE === 'record';
 
 /** Runs one file; resolves with its outcome once its process (group) is gone. */
-function runFile(file) {
+function runFile(file, index) {
   return new Promise(resolve => {
     const begun = Date.now();
     const chunks = [];
+    const cpuFile = join(cpuDir, `${index}.txt`);
+    const command = [process.execPath, '--test', '--test-reporter=spec', file];
+    // Recording the reference: the file's records go to a folder of their own,
+    // copied into test/records below only when the file passed.
+    const recordOut = recording ? join(cpuDir, `records-${index}`) : undefined;
+    const env = recordOut ? {...process.env, CDP_MCP_RECORD_OUT: recordOut} : process.env;
     // Its own process group, so a timeout kills the test's Chromes and
     // servers too, not only the runner.
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], {
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      TIME_BIN ?? command[0],
+      TIME_BIN ? ['-q', '-f', '%U %S', '-o', cpuFile, ...command] : command.slice(1),
+      {env, stdio: ['ignore', 'pipe', 'pipe'], detached: true},
+    );
     child.stdout.on('data', chunk => chunks.push(chunk));
     child.stderr.on('data', chunk => chunks.push(chunk));
     let timedOut = false;
@@ -119,7 +181,33 @@ function runFile(file) {
       clearTimeout(timer);
       // Whatever the file left running (a Chrome it did not close) goes too.
       killGroup('SIGKILL');
-      resolve({file, code, signal, timedOut, ms: Date.now() - begun, output: Buffer.concat(chunks).toString()});
+      if (recordOut && existsSync(recordOut)) {
+        if (code === 0 && !timedOut) {
+          cpSync(recordOut, 'test/records', {recursive: true});
+          chunks.push(
+            Buffer.from(`# reference records written: ${readdirSync(recordOut, {recursive: true}).join(', ')}\n`),
+          );
+        } else {
+          chunks.push(Buffer.from('# the file failed: its reference records were not written\n'));
+        }
+      }
+      let cpuMs;
+      try {
+        // The last line: GNU time writes "Command terminated by signal …" first for a killed file.
+        const [user, sys] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1).split(/\s+/).map(Number);
+        cpuMs = Number.isFinite(user + sys) ? (user + sys) * 1000 : undefined;
+      } catch {
+        // No GNU time, or it was killed.
+      }
+      resolve({
+        file,
+        code,
+        signal,
+        timedOut,
+        ms: Date.now() - begun,
+        cpuMs,
+        output: Buffer.concat(chunks).toString(),
+      });
     });
   });
 }
@@ -132,29 +220,9 @@ function report(result) {
     : result.code === 0
       ? 'passed'
       : `FAILED (exit ${result.code ?? result.signal})`;
-  console.log(`=== ${name}: ${verdict} in ${seconds(result.ms)} s\n`);
+  const cpu = result.cpuMs === undefined ? '' : ` (CPU ${seconds(result.cpuMs)} s)`;
+  console.log(`=== ${name}: ${verdict} in ${seconds(result.ms)} s${cpu}\n`);
 }
-
-// Files start in order and are reported in order, each as soon as it and
-// every file before it have ended.
-const pending = files.map(() => undefined);
-let nextToReport = 0;
-const flush = () => {
-  while (nextToReport < files.length && pending[nextToReport]) {
-    report(pending[nextToReport]);
-    nextToReport++;
-  }
-};
-let nextToStart = 0;
-const worker = async () => {
-  while (nextToStart < files.length) {
-    const index = nextToStart++;
-    const result = await runFile(files[index]);
-    results.push(result);
-    pending[index] = result;
-    flush();
-  }
-};
 
 const stop = signal => () => {
   console.error(`\nTest run interrupted (${signal}).`);
@@ -163,12 +231,46 @@ const stop = signal => () => {
 process.on('SIGINT', stop('SIGINT'));
 process.on('SIGTERM', stop('SIGTERM'));
 
-await Promise.all(Array.from({length: Math.min(concurrency, files.length)}, worker));
+// Starts the next queued files, in order, while their weights fit in the free
+// slots (a file always starts when nothing runs, whatever its weight).
+await new Promise(resolveAll => {
+  let busy = 0;
+  let running = 0;
+  let nextIndex = 0;
+  const fill = () => {
+    while (queue.length && (running === 0 || busy + weightOf(queue[0]) <= slots + 1e-9)) {
+      const file = queue.shift();
+      const fileWeight = weightOf(file);
+      busy += fileWeight;
+      running++;
+      void runFile(file, nextIndex++).then(result => {
+        busy -= fileWeight;
+        running--;
+        results.push(result);
+        report(result);
+        if (queue.length === 0 && running === 0) {
+          resolveAll();
+        } else {
+          fill();
+        }
+      });
+    }
+  };
+  fill();
+});
+rmSync(cpuDir, {recursive: true, force: true});
+
+if (tier === 'all') {
+  // Durations of every file, for the order of the next run.
+  writeFileSync(TIMES_FILE, `${JSON.stringify(Object.fromEntries(results.map(r => [r.file, r.ms])), null, 1)}\n`);
+}
 
 const failed = results.filter(result => result.code !== 0 || result.timedOut);
-const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 5);
+const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 8);
+const cpuTotal = results.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0);
 const summary = [
-  `=== ${files.length} test files (${tier}, Node.js ${process.version}), ${concurrency} at a time, in ${seconds(Date.now() - started)} s`,
+  `=== ${files.length} test files (${tier}, Node.js ${process.version}), ${slots} slots, in ${seconds(Date.now() - started)} s` +
+    (TIME_BIN ? ` (CPU ${seconds(cpuTotal)} s)` : ''),
   `=== slowest: ${slowest.map(r => `${relative('build/test', r.file)} ${seconds(r.ms)} s`).join(', ')}`,
 ];
 if (failed.length) {

@@ -15,7 +15,7 @@ import {configureLogger, type LogLevel} from './util/logger.js';
 export {type Config, DEFAULT_CONFIG, parseConfig} from './config/options.js';
 export type {LogLevel} from './util/logger.js';
 
-/** Everything the command-line flags set (see the README's flag table), plus the transport and a log sink. */
+/** Everything the command-line flags set (see docs/flags.md), plus the transport and a log sink. */
 export interface ServerOptions extends Partial<Omit<Config, 'help' | 'version' | 'unknown'>> {
   /** `stdio` (the default), or `http`: Streamable HTTP at http://host:port/mcp (`port` 0 or unset: any free port). */
   transport?: 'stdio' | 'http';

@@ -33,7 +33,7 @@ async function serve(argv: string[]): Promise<void> {
     process.exit(0);
   }
   if (config.version) {
-    const {SERVER_VERSION} = await import('../server/createServer.js');
+    const {SERVER_VERSION} = await import('../server/session.js');
     process.stdout.write(`${SERVER_VERSION}\n`);
     process.exit(0);
   }

@@ -3,8 +3,9 @@ import CDP from 'chrome-remote-interface';
 import type {CdpCommand, CdpEvent, CdpEventParams, CdpParams, CdpResult} from '../../protocol/index.js';
 import {CancelledError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
-import {CdpProtocolError, CdpTimeoutError, ConnectionClosedError, TargetClosedError} from './errors.js';
+import {CdpProtocolError, ConnectionClosedError, TargetClosedError} from './errors.js';
 import {openHeaderSocket} from './headerSocket.js';
+import {type CallOutcome, PendingCalls} from './pendingCalls.js';
 import type {RawClient, RawEvent} from './rawClient.js';
 
 /** Default bound of a single CDP command. Long operations pass their own. */
@@ -35,10 +36,25 @@ type Listener = (params: never) => void;
 /** Chrome's answer to a command for a session that no longer exists. */
 const SESSION_GONE = 'Session with given id not found.';
 
-interface Pending {
-  method: string;
-  sessionId: string | undefined;
-  reject: (error: Error) => void;
+/** Chrome's answer to a command (chrome-remote-interface's callback) as an outcome. */
+function outcomeOf(method: string, sessionId: string | undefined, error: unknown, result: unknown): CallOutcome {
+  if (error === true) {
+    const e = result as {code?: number; message?: string; data?: string};
+    // The target went away before Chrome read the command (its detach event may still be on its way).
+    if (sessionId !== undefined && e.message === SESSION_GONE) {
+      return {error: new TargetClosedError(`${method}: the target has closed.`)};
+    }
+    return {error: new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data)};
+  }
+  if (error) {
+    return {
+      error:
+        error instanceof Error && /closed/i.test(error.message)
+          ? new ConnectionClosedError(`${method}: the browser connection is closed.`)
+          : (error as Error),
+    };
+  }
+  return {result};
 }
 
 /**
@@ -58,11 +74,10 @@ const NO_SHORTHANDS = {version: {major: '1', minor: '3'}, domains: []} as unknow
  */
 export class CdpConnection {
   readonly #client: RawClient;
-  readonly #pending = new Map<number, Pending>();
+  readonly #pending = new PendingCalls();
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #sessions = new Map<string, CdpSession>();
   readonly #closeHandlers = new Set<() => void>();
-  #nextId = 1;
   #closed = false;
 
   static async connect(wsUrl: string, headers?: Record<string, string>): Promise<CdpConnection> {
@@ -117,60 +132,11 @@ export class CdpConnection {
     if (signal?.aborted) {
       return Promise.reject(new CancelledError());
     }
-    const id = this.#nextId++;
-    return new Promise<CdpResult<M>>((resolve, reject) => {
-      const onAbort = () => {
-        if (this.#pending.delete(id)) {
-          clearTimeout(timer);
-          reject(new CancelledError());
-        }
-      };
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const timer =
-        timeout > 0
-          ? setTimeout(() => {
-              this.#pending.delete(id);
-              signal?.removeEventListener('abort', onAbort);
-              reject(new CdpTimeoutError(`${method} got no answer from Chrome within ${timeout} ms.`));
-            }, timeout)
-          : undefined;
-      timer?.unref();
-      signal?.addEventListener('abort', onAbort, {once: true});
-      this.#pending.set(id, {
-        method,
-        sessionId,
-        reject: error => {
-          done();
-          reject(error);
-        },
-      });
-      this.#client.send(method, params ?? {}, sessionId, (error, result) => {
-        if (!this.#pending.delete(id)) {
-          return; // Timed out, cancelled or rejected already.
-        }
-        done();
-        if (error === true) {
-          const e = result as {code?: number; message?: string; data?: string};
-          reject(
-            // The target went away before Chrome read the command (its detach event may still be on its way).
-            sessionId !== undefined && e.message === SESSION_GONE
-              ? new TargetClosedError(`${method}: the target has closed.`)
-              : new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data),
-          );
-        } else if (error) {
-          reject(
-            error instanceof Error && /closed/i.test(error.message)
-              ? new ConnectionClosedError(`${method}: the browser connection is closed.`)
-              : (error as Error),
-          );
-        } else {
-          resolve(result as CdpResult<M>);
-        }
-      });
-    });
+    const {id, answer} = this.#pending.add<CdpResult<M>>(method, sessionId, timeout, signal);
+    this.#client.send(method, params ?? {}, sessionId, (error, result) =>
+      this.#pending.settle(id, outcomeOf(method, sessionId, error, result)),
+    );
+    return answer;
   }
 
   /** Subscribes to a browser-level event. Returns the unsubscribe function. */
@@ -223,12 +189,10 @@ export class CdpConnection {
   detachSession(sessionId: string): void {
     const session = this.#sessions.get(sessionId);
     this.#sessions.delete(sessionId);
-    for (const [id, pending] of this.#pending) {
-      if (pending.sessionId === sessionId) {
-        this.#pending.delete(id);
-        pending.reject(new TargetClosedError(`${pending.method}: the target closed before answering.`));
-      }
-    }
+    this.#pending.failSession(
+      sessionId,
+      method => new TargetClosedError(`${method}: the target closed before answering.`),
+    );
     session?.markDetached();
   }
 
@@ -298,10 +262,7 @@ export class CdpConnection {
       return;
     }
     this.#closed = true;
-    for (const pending of this.#pending.values()) {
-      pending.reject(new ConnectionClosedError(`${pending.method}: the browser connection closed.`));
-    }
-    this.#pending.clear();
+    this.#pending.failAll(method => new ConnectionClosedError(`${method}: the browser connection closed.`));
     for (const session of this.#sessions.values()) {
       session.markDetached();
     }

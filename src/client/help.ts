@@ -3,7 +3,7 @@
  * tools by category, a tool's description and parameters. From the tool
  * definitions, like docs/tools.md.
  */
-import {helpText, wrap} from '../config/help.js';
+import {helpText, wrap} from '../config/flagDocs.js';
 import {CATEGORIES, type ToolCategory} from '../tools/categories.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {paramDocs} from './toolParams.js';

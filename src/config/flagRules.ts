@@ -95,7 +95,7 @@ export function checkFlagRules(given: Given, rules: readonly FlagRule[] = FLAG_R
   }
 }
 
-/** The rules that mention `flag`, as sentences for --help and the README. */
+/** The rules that mention `flag`, as sentences for --help and docs/flags.md. */
 export function rulesOf(flag: FlagName, rules: readonly FlagRule[] = FLAG_RULES): string[] {
   const excluded = new Set<FlagName>();
   const needs: string[] = [];

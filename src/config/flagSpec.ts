@@ -4,7 +4,7 @@
  * gives, and the `Config` the server runs with.
  */
 
-/** Where --help and the README list a flag, in this order. */
+/** Where --help and docs/flags.md list a flag, in this order. */
 export const FLAG_GROUPS = {
   launch: 'Launching Chrome',
   attach: 'Attaching to a running Chrome',
@@ -22,9 +22,9 @@ export type FlagGroup = keyof typeof FLAG_GROUPS;
 
 /** What every entry has, whatever its type. */
 interface CommonSpec {
-  /** One or two sentences for --help and the README; code in backticks (the README keeps them, --help drops them). */
+  /** One or two sentences for --help and docs/flags.md; code in backticks (docs keep them, --help drops them). */
   description: string;
-  /** The section of --help and of the README's table. */
+  /** The section of --help and of docs/flags.md. */
   group: FlagGroup;
   /** Other spellings: a single letter is used as `-u`, a longer name as `--name`. */
   alias?: readonly string[];
@@ -32,7 +32,7 @@ interface CommonSpec {
   key?: string;
   /** Accepted for compatibility and ignored: says why. Such a flag has no Config field. */
   noEffect?: string;
-  /** How --help and the README show the value, e.g. `<url>`. */
+  /** How --help and docs/flags.md show the value, e.g. `<url>`. */
   placeholder?: string;
   /** The default as --help shows it, when it is not a literal value (a path under $HOME). */
   defaultText?: string;

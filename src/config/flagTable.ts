@@ -1,7 +1,7 @@
 /**
  * Every command-line flag of the server, once. The Config type, the defaults,
- * the checks, `--help` and the README's flag table are all derived from this
- * table (`npm run gen-docs` rewrites the README; a unit test fails when it
+ * the checks, `--help` and docs/flags.md's flag tables are all derived from this
+ * table (`npm run gen-docs` rewrites docs/flags.md; a unit test fails when it
  * drifts). Relations between flags (which exclude or need each other) are in
  * `flagRules.ts`.
  *
@@ -20,7 +20,7 @@ import {existingDirectories, httpUrl, jsonStringRecord, size, urlPatterns, wsUrl
 /** Where downloads go unless --downloadsDir says otherwise: inside the temp dir, which is always an allowed root. */
 export const DEFAULT_DOWNLOADS_DIR = join(tmpdir(), 'cdp-mcp-downloads');
 
-/** The flag table. Order matters: it is the order of --help and of the README within each group. */
+/** The flag table. Order matters: it is the order of --help and of docs/flags.md within each group. */
 export const FLAGS = defineFlags({
   headless: {
     type: 'boolean',

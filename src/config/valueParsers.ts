@@ -5,7 +5,7 @@
 import {realpathSync, statSync} from 'node:fs';
 import {resolve} from 'node:path';
 
-import {compileUrlPattern} from '../util/urlPattern.js';
+import {parseUrlPatternFlag} from '../util/urlPattern.js';
 
 /** A content size typed as `1280x720`. */
 export interface Size {
@@ -55,7 +55,7 @@ export function size(raw: string, flag: string): Size {
 /** URLPattern syntax (`*://*.example.com/*`), every value checked. */
 export function urlPatterns(raw: string[], flag: string): string[] {
   for (const pattern of raw) {
-    compileUrlPattern(pattern, flag);
+    parseUrlPatternFlag(pattern, flag);
   }
   return raw;
 }

@@ -79,7 +79,7 @@ export async function frameChain(page: Page, session: CdpSession): Promise<Frame
   return chain;
 }
 
-/** Centre of the first content quad with an area, in the quads' own coordinates. */
+/** Centre of the first content quad with an area (a 1x1 px one counts), in the quads' own coordinates. */
 function quadCentre(quads: number[][]): Point | undefined {
   for (const quad of quads) {
     const xs = [quad[0], quad[2], quad[4], quad[6]] as number[];
@@ -90,7 +90,7 @@ function quadCentre(quads: number[][]): Point | undefined {
       const j = (i + 1) % 4;
       area += (xs[i] as number) * (ys[j] as number) - (xs[j] as number) * (ys[i] as number);
     }
-    if (Math.abs(area) / 2 > 1) {
+    if (Math.abs(area) / 2 > 0) {
       return {x: xs.reduce((a, b) => a + b, 0) / 4, y: ys.reduce((a, b) => a + b, 0) / 4};
     }
   }
@@ -137,10 +137,56 @@ export async function locate(page: Page, element: ResolvedElement): Promise<Loca
 }
 
 /**
+ * In the page: whether `cover` (the element on top of `el` at its centre) is
+ * part of the same control, drawn over it by the widget: a select's
+ * placeholder or value over its input, a floating label, an icon. It is when
+ * it names the control (its placeholder, its aria-labelledby), or when the
+ * nearest interactive or labelled ancestor of `el` (the widget's root: a
+ * native control, a widget role, tabindex, onclick, aria-haspopup, a label, a
+ * custom element) is also the nearest one of `cover`, and that root is about
+ * the control's size (a dialog, a form or the page around both is not). A
+ * modal, a banner, a toast or another widget's element never qualifies.
+ */
+const SAME_CONTROL = `(el, cover, box) => {
+  const ROLES = /^(button|checkbox|combobox|gridcell|link|listbox|menuitem|menuitemcheckbox|menuitemradio|option|radio|searchbox|slider|spinbutton|switch|tab|textbox|treeitem)$/;
+  const NATIVE = ['a', 'button', 'input', 'label', 'option', 'select', 'summary', 'textarea'];
+  const doc = el.ownerDocument;
+  const up = n => n.assignedSlot || n.parentNode || n.host || null;
+  const isControl = n => {
+    if (n.nodeType !== 1 || n === doc.body || n === doc.documentElement) return false;
+    if (NATIVE.includes(n.localName) || n.localName.includes('-')) return true;
+    const role = (n.getAttribute('role') || '').trim().split(/\\s+/)[0];
+    return ROLES.test(role) || ['tabindex', 'onclick', 'aria-haspopup', 'aria-label', 'aria-labelledby'].some(a => n.hasAttribute(a));
+  };
+  const controlOf = start => {
+    for (let n = start; n && n !== doc.body && n !== doc.documentElement; n = up(n)) {
+      if (isControl(n)) return n;
+    }
+    return null;
+  };
+  const text = (cover.textContent || '').replace(/\\s+/g, ' ').trim();
+  const placeholder = (el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || '').trim();
+  if (placeholder && text === placeholder) return true;
+  const labelledBy = (el.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean);
+  for (let n = cover; n && n.nodeType === 1; n = up(n)) {
+    if (n.id && labelledBy.includes(n.id)) return true;
+  }
+  const root = controlOf(up(el));
+  if (!root || controlOf(cover) !== root) return false;
+  const outer = root.getBoundingClientRect();
+  const height = Math.max(box.height, 16);
+  const area = Math.max(box.width * box.height, 1024);
+  return outer.height <= Math.max(4 * height, height + 48) && outer.width * outer.height <= 16 * area;
+}`;
+
+/**
  * In the element's world: is `hit` (what the hit test found) the element, a
  * shadow-including descendant of it, or its label? An ancestor counts only
- * when the element itself lets pointer events through. Returns a short
- * description of the node on top otherwise.
+ * when the element itself lets pointer events through. Returns null then;
+ * else what is on top: `{cover, same}`, where `same` says that the node on
+ * top is part of the element's own control (see SAME_CONTROL), so a click
+ * there is what a user's click on the control does.
+ * Page-side script sent as one function (over the 60-line limit on purpose).
  */
 const CHECK_HIT = `function(hit) {
   const el = this;
@@ -168,11 +214,11 @@ const CHECK_HIT = `function(hit) {
   const style = getComputedStyle(el);
   const box = el.getBoundingClientRect();
   if (style.opacity === '0' || box.width * box.height <= 4) return null;
-  if (!hitElement) return 'a text node';
+  if (!hitElement) return {cover: 'a text node', same: false};
   const cls = typeof hitElement.className === 'string' && hitElement.className.trim() ? ' class="' + hitElement.className.trim().split(/\\s+/).slice(0, 3).join(' ') + '"' : '';
   const id = hitElement.id ? ' id="' + hitElement.id + '"' : '';
   const text = (hitElement.innerText || hitElement.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40);
-  return '<' + hitElement.localName + id + cls + '>' + (text ? ' "' + text + '"' : '');
+  return {cover: '<' + hitElement.localName + id + cls + '>' + (text ? ' "' + text + '"' : ''), same: (${SAME_CONTROL})(el, hitElement, box)};
 }`;
 
 /** Short description of the element on top, for an owner-level hit (a frame covered in its parent). */
@@ -224,13 +270,21 @@ async function nodeAt(session: CdpSession, point: Point, scroll: Point): Promise
   return hit.backendNodeId;
 }
 
+/** What Chrome's hit test found on top of the element at the action point. */
+export interface Cover {
+  /** Short description of the node on top (tag, id, classes, text). */
+  description: string;
+  /** It is part of the element's own control (a select's placeholder, a floating label): acting there is fine. */
+  sameControl: boolean;
+}
+
 /**
  * Chrome's hit test (DOM.getNodeForLocation) at the point, at every level:
  * in the element's frame it must find the element (or a descendant, or its
  * label), and in every parent the frame's owner. Returns undefined when the
  * action will land on the element, else what is on top.
  */
-export async function coveringElement(element: ResolvedElement, located: Located): Promise<string | undefined> {
+export async function coveringElement(element: ResolvedElement, located: Located): Promise<Cover | undefined> {
   const session = element.session;
   // The levels are independent: ask them all at once.
   const levels = located.chain.map(async (level, index) => {
@@ -244,7 +298,7 @@ export async function coveringElement(element: ResolvedElement, located: Located
       return undefined;
     }
     debug(`hit test: frame owner ${level.owner} not at (${p.x}, ${p.y}) in its parent (found node ${hit})`);
-    return describeNode(level.parent, hit);
+    return {description: await describeNode(level.parent, hit), sameControl: false};
   });
   const own = (async () => {
     const hit = await nodeAt(session, located.local, located.scroll);
@@ -265,7 +319,8 @@ export async function coveringElement(element: ResolvedElement, located: Located
         debug('hit check failed', exceptionDetails.text);
         return undefined;
       }
-      return typeof result.value === 'string' ? result.value : undefined;
+      const value = result.value as {cover: string; same: boolean} | null | undefined;
+      return value ? {description: value.cover, sameControl: value.same} : undefined;
     } finally {
       void session.trySend('Runtime.releaseObjectGroup', {objectGroup: HIT_GROUP});
     }

@@ -22,6 +22,12 @@ const SELECT_OPTION_ELEMENT = `function() {
   return true;
 }`;
 
+/** What an input action did: what settling saw, and the node that got the event when not the element itself. */
+export interface ActionResult extends SettleResult {
+  /** A part of the element's own control drawn over it, which received the event (see actionPoint). */
+  receivedBy?: string;
+}
+
 async function settled(
   page: Page,
   action: () => Promise<unknown>,
@@ -36,21 +42,24 @@ export async function clickElement(
   uid: string,
   dblClick: boolean,
   control: CallControl = NO_CALL_CONTROL,
-): Promise<SettleResult> {
+): Promise<ActionResult> {
   const elements = page.getElements();
   const {role} = elements.describe(uid);
   const element = await elements.resolve(uid);
-  return settled(
+  let receivedBy: string | undefined;
+  const settle = await settled(
     page,
     async () => {
       if (!dblClick && role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
         return;
       }
       const point = await actionPoint(page, element, uid, true);
+      receivedBy = point.receivedBy;
       await mouseClick(page, point, dblClick ? 2 : 1);
     },
     control,
   );
+  return receivedBy === undefined ? settle : {...settle, receivedBy};
 }
 
 export function clickPoint(
@@ -67,9 +76,19 @@ export async function hoverElement(
   page: Page,
   uid: string,
   control: CallControl = NO_CALL_CONTROL,
-): Promise<SettleResult> {
+): Promise<ActionResult> {
   const element = await page.getElements().resolve(uid);
-  return settled(page, async () => mouseMove(page, await actionPoint(page, element, uid, false)), control);
+  let receivedBy: string | undefined;
+  const settle = await settled(
+    page,
+    async () => {
+      const point = await actionPoint(page, element, uid, false);
+      receivedBy = point.receivedBy;
+      await mouseMove(page, point);
+    },
+    control,
+  );
+  return receivedBy === undefined ? settle : {...settle, receivedBy};
 }
 
 export function fillValue(

@@ -1,6 +1,37 @@
 import type {Page, ResolvedElement} from '../browser/core/Page.js';
-import {deferred, sleep, withTimeout} from '../util/async.js';
-import {actionPoint, callOn, mouseClick, type Point} from './actions.js';
+import {deferred, withTimeout} from '../util/async.js';
+import {actionPoint, callOn, mouseClick, pageDrew, type Point} from './actions.js';
+
+/** Fewest and most pointer moves of one drag (Chrome delivers one move per animation frame). */
+const MIN_STEPS = 3;
+const MAX_STEPS = 25;
+
+/**
+ * Where a drag onto `to` ends: past the middle of the target in the direction
+ * of travel (a quarter of its size along the main axis), so that a sortable
+ * list that swaps items when the pointer crosses an item's middle puts the
+ * dragged item at the target's place, not one short of it. `stride` is half
+ * the target's size along that axis: a list of items like it swaps at most
+ * once per move, so the moves must not be longer than that.
+ */
+async function dropPoint(
+  page: Page,
+  to: ResolvedElement,
+  toUid: string,
+  start: Point,
+): Promise<{end: Point; stride: number}> {
+  const centre = await actionPoint(page, to, toUid, false, {hitTest: false});
+  const [width, height] = await callOn<[number, number]>(
+    to,
+    'function() { const r = this.getBoundingClientRect(); return [r.width, r.height]; }',
+  );
+  const dx = centre.x - start.x;
+  const dy = centre.y - start.y;
+  if (Math.abs(dy) >= Math.abs(dx)) {
+    return {end: {x: centre.x, y: centre.y + (Math.sign(dy) * height) / 4}, stride: height / 2};
+  }
+  return {end: {x: centre.x + (Math.sign(dx) * width) / 4, y: centre.y}, stride: width / 2};
+}
 
 /** How long we wait for a drag to start or a file chooser to open after the gesture. */
 const DRAG_START_MS = 300;
@@ -34,13 +65,15 @@ export async function dragAndDrop(
       buttons: 1,
       clickCount: 1,
     });
-    let end: Point = await actionPoint(page, to, toUid, false, {hitTest: false});
-    // A few steps so that pages see movement (and Chrome passes its drag threshold).
-    for (let i = 1; i <= 3; i++) {
+    const drop = await dropPoint(page, to, toUid, start);
+    let end: Point = drop.end;
+    const distance = Math.hypot(end.x - start.x, end.y - start.y);
+    const steps = Math.min(MAX_STEPS, Math.max(MIN_STEPS, Math.ceil(distance / Math.max(drop.stride, 1))));
+    for (let i = 1; i <= steps; i++) {
       await s.send('Input.dispatchMouseEvent', {
         type: 'mouseMoved',
-        x: start.x + ((end.x - start.x) * i) / 3,
-        y: start.y + ((end.y - start.y) * i) / 3,
+        x: start.x + ((end.x - start.x) * i) / steps,
+        y: start.y + ((end.y - start.y) * i) / steps,
         button: 'left',
         buttons: 1,
       });
@@ -61,9 +94,10 @@ export async function dragAndDrop(
         clickCount: 1,
       });
     } else {
-      await sleep(50);
-      end = await actionPoint(page, to, toUid, false, {hitTest: false});
-      await s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: end.x, y: end.y, button: 'left', buttons: 1});
+      // A mouse-driven drag (a sortable list) may have reflowed the list under the pointer:
+      // the target is no longer where it was. Release where the moves put the pointer, once
+      // the page has handled them; moving again to the target's new place would undo the move.
+      await pageDrew(to);
       await s.send('Input.dispatchMouseEvent', {
         type: 'mouseReleased',
         x: end.x,

@@ -1,3 +1,4 @@
+import {liveCounts} from '../util/liveObjects.js';
 import {debug, warn} from '../util/logger.js';
 import type {ServerCore} from './core.js';
 
@@ -49,6 +50,10 @@ export function reportHeapOnSignal(core: ServerCore): void {
       const gc = (globalThis as {gc?: () => void}).gc;
       gc?.();
       gc?.();
+      // Finalizers of what the collection took run in later tasks: let them.
+      for (let i = 0; i < 3; i++) {
+        await new Promise(resolve => setImmediate(resolve));
+      }
       const memory = process.memoryUsage();
       const report = {
         heapUsed: memory.heapUsed,
@@ -61,6 +66,7 @@ export function reportHeapOnSignal(core: ServerCore): void {
         targets: targets?.targetInfos.length ?? 0,
         contexts: contexts?.browserContextIds.length ?? 0,
         ...(browser?.connection.stats ?? {}),
+        live: liveCounts(),
       };
       process.stderr.write(`HEAP_REPORT ${JSON.stringify(report)}\n`);
     })();

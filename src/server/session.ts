@@ -11,6 +11,7 @@ import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {deferred, withTimeout} from '../util/async.js';
+import {trackLive} from '../util/liveObjects.js';
 import {debug, warn} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
 import type {CallSession, Pipeline} from './pipeline.js';
@@ -65,6 +66,7 @@ export class McpSession implements CallSession {
     readonly host: SessionHost,
     options: {defaultContext: boolean},
   ) {
+    trackLive('mcpSession', this);
     const {config} = host;
     // --filesystemRoot stands in for the roots of a client that has none.
     this.files = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);

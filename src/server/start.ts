@@ -1,9 +1,9 @@
 import type {Config} from '../config/options.js';
 import {ServerCore} from './core.js';
-import {type CdpMcpServer, createServer} from './createServer.js';
 import {daemonDir, publishDaemon} from './daemon.js';
 import type {HttpServerHandle} from './http.js';
 import {exitWith, reportHeapOnSignal} from './lifecycle.js';
+import {type CdpMcpServer, createSingleClientServer} from './singleClient.js';
 import {serveStdio} from './stdio.js';
 
 /** A running server, whichever transport it serves. */
@@ -23,7 +23,7 @@ export interface RunningServer {
  */
 export async function startTransport(config: Config, options: {exitOnSignal: boolean}): Promise<RunningServer> {
   if (config.port === undefined) {
-    const instance: CdpMcpServer = createServer(config);
+    const instance: CdpMcpServer = createSingleClientServer(config);
     if (options.exitOnSignal) {
       await serveStdio(instance);
     } else {

@@ -1,7 +1,7 @@
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
 
-import type {CdpMcpServer} from './createServer.js';
 import {exitWith, reportHeapOnSignal} from './lifecycle.js';
+import type {CdpMcpServer} from './singleClient.js';
 
 /**
  * Serves over stdio and makes sure the process, and any Chrome it launched,

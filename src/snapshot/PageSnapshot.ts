@@ -1,4 +1,5 @@
 import {
+  ElementGoneError,
   type ElementResolver,
   type ElementSummary,
   type Page,
@@ -67,12 +68,6 @@ async function mainWorldElement(session: CdpSession, backendNodeId: number): Pro
       'function() { return this.nodeType === 3 ? (this.parentElement ?? this.parentNode?.host ?? null) : this; }',
   });
   return parent.result.objectId;
-}
-
-function movedError(uid: string): Error {
-  return new Error(
-    `Element with uid ${uid} moved into a closed shadow root after the snapshot, so it is not the element the snapshot showed. Take a new snapshot to get current uids.`,
-  );
 }
 
 /** Per-page snapshot state: the latest tree, its uids, and uid → element resolution. */
@@ -145,14 +140,11 @@ export class SnapshotState implements ElementResolver {
         throw staleElementError(uid);
       }
       if (await movedIntoClosedRoot(ref.frame.session, objectId, node)) {
-        throw movedError(uid);
+        throw new ElementGoneError(uid, 'moved');
       }
       return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key};
     } catch (error) {
-      if (
-        error instanceof Error &&
-        (error.message === staleElementError(uid).message || error.message === movedError(uid).message)
-      ) {
+      if (error instanceof ElementGoneError) {
         throw error;
       }
       if (isStaleContext(error)) {
@@ -163,20 +155,23 @@ export class SnapshotState implements ElementResolver {
   }
 }
 
-const states = new WeakMap<Page, SnapshotState>();
+declare module '../browser/core/Page.js' {
+  interface PageSlots {
+    snapshot?: SnapshotState;
+  }
+}
 
 /** The snapshot state of a page (created on first use). */
 export function snapshotState(page: Page): SnapshotState {
-  let state = states.get(page);
-  if (!state) {
-    state = new SnapshotState(page);
-    states.set(page, state);
-  }
-  return state;
+  return (page.slots.snapshot ??= new SnapshotState(page));
 }
 
 /** Takes a snapshot of the page (showing `extras` too) and makes its uids the ones tools resolve. */
-export async function takeSnapshot(page: Page, verbose: boolean, extras?: readonly ExtraElement[]): Promise<string> {
+export async function capturePageSnapshot(
+  page: Page,
+  verbose: boolean,
+  extras?: readonly ExtraElement[],
+): Promise<string> {
   const state = snapshotState(page);
   const text = await state.capture(verbose, extras);
   page.elements = state;

@@ -28,6 +28,7 @@
  *   and nothing else is set on them (disabled buttons, focused elements and
  *   elements with generated content go to Chrome).
  */
+// Runs in the page, sent whole as one function (the 60-line limit does not apply).
 export function walkerRules(): unknown {
   /**
    * Containers whose role (landmark or not, e.g. header is a banner only outside

@@ -3,14 +3,18 @@ import type {SnapshotRequest} from '../response/ResponseBuilder.js';
 import {capText, SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 import type {PathSandbox} from '../util/sandbox.js';
 import {diffSnapshotTexts} from './diff.js';
-import {takeSnapshot} from './PageSnapshot.js';
+import {capturePageSnapshot} from './PageSnapshot.js';
 
 const FULL_HEADING = '## Latest page snapshot';
 const CHANGES_HEADING = '## Changes since the previous snapshot';
 const LEGEND = 'Lines: "+" added, "~" changed or moved, the others are their ancestors (unchanged).\n';
 
-/** The latest snapshot text of each page (whatever asked for it), what sinceLast compares with. */
-const latest = new WeakMap<Page, {text: string; verbose: boolean}>();
+declare module '../browser/core/Page.js' {
+  interface PageSlots {
+    /** The latest snapshot text of the page (whatever asked for it), what sinceLast compares with. */
+    latestSnapshotText?: {text: string; verbose: boolean};
+  }
+}
 
 /** The heading and body of a sinceLast snapshot: the changes, or the full text when there is nothing to compare. */
 function changes(
@@ -45,9 +49,9 @@ export async function snapshotSection(
   if (page.dialog) {
     return [];
   }
-  const text = request.text ?? (await takeSnapshot(page, request.verbose));
-  const before = latest.get(page);
-  latest.set(page, {text, verbose: request.verbose});
+  const text = request.text ?? (await capturePageSnapshot(page, request.verbose));
+  const before = page.slots.latestSnapshotText;
+  page.slots.latestSnapshotText = {text, verbose: request.verbose};
   const {heading, body} = request.sinceLast
     ? changes(before, text, request.verbose)
     : {heading: FULL_HEADING, body: text};

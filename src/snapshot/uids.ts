@@ -15,7 +15,7 @@ export interface UidAssignment {
  * redundant); a node seen by the previous snapshot keeps its uid, new nodes
  * get fresh ones, and keys a snapshot did not see are forgotten. Nodes
  * without a DOM node get a fresh uid each time (the reference gives all of a
- * frame's such nodes one shared uid, README "Deliberate differences").
+ * frame's such nodes one shared uid, docs/differences.md).
  */
 export class UidRegistry {
   readonly #keyToUid = new Map<string, string>();

@@ -58,6 +58,7 @@ export interface WalkResult {
 /** The global the walker lives under (in our isolated world). */
 export const WALKER = "globalThis[Symbol.for('cdp-mcp.walker')]";
 
+// Runs in the page, sent whole as one function (the 60-line limit does not apply).
 export function installWalker(
   rulesFactory: () => unknown,
   stylesFactory: () => unknown,

@@ -11,6 +11,7 @@
  * (:host, ::slotted, ::part, nesting) makes every element of that scope a
  * candidate: slower, never wrong.
  */
+// Runs in the page, sent whole as one function (the 60-line limit does not apply).
 export function walkerStyles(): unknown {
   const PSEUDO = /::?(before|after)(?![\w-])/i;
   const FIRST = /::?first-(letter|line)(?![\w-])/i;

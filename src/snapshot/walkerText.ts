@@ -12,6 +12,7 @@
  * no box inside flex, grid and table boxes (CSS), and none at a line's start
  * or end; elsewhere Chrome decides.
  */
+// Runs in the page, sent whole as one function (the 60-line limit does not apply).
 export function walkerText(
   rules: {
     unsafeText(data: string): boolean;

@@ -32,6 +32,7 @@ import type {Config} from '../config/options.js';
 import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse/runLighthouse.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
+import type {ActionResult} from '../input/perform.js';
 import type {ProgressReporter} from '../util/progress.js';
 
 /** File access for tools: every path goes through the sandbox (MCP roots, the temp dir). */
@@ -237,9 +238,9 @@ export interface ToolStorage {
  * element. Each action waits for what it caused and reports it.
  */
 export interface ToolInput {
-  click(uid: string, options: {dblClick: boolean}): Promise<SettleResult>;
+  click(uid: string, options: {dblClick: boolean}): Promise<ActionResult>;
   clickAt(x: number, y: number, options: {dblClick: boolean}): Promise<SettleResult>;
-  hover(uid: string): Promise<SettleResult>;
+  hover(uid: string): Promise<ActionResult>;
   fill(uid: string, value: string): Promise<SettleResult>;
   drag(fromUid: string, toUid: string): Promise<SettleResult>;
   pressKey(key: string): Promise<SettleResult>;

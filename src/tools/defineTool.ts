@@ -28,7 +28,7 @@ interface BaseTool<E extends Entries, S extends ToolSectionName> {
     /** Flags that must be on for the tool to be offered (besides its category's). */
     conditions?: readonly ToolCondition[];
   };
-  /** Not a tool of chrome-devtools-mcp 1.11 (README, Beyond chrome-devtools-mcp): tool-name parity checks leave it out. */
+  /** Not a tool of chrome-devtools-mcp 1.11 (docs/beyond.md): tool-name parity checks leave it out. */
   beyondReference?: boolean;
   /** In the `--slim` set: offered only with --slim (every other tool only without it). */
   slim?: boolean;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import type {SettleResult} from '../browser/core/settle.js';
+import type {ActionResult} from '../input/perform.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
 import {checkedReadPath} from './readPath.js';
@@ -9,9 +9,18 @@ const uidEntry = {
   uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
 };
 
-/** What every input tool reports: its line, the navigation it caused, and a snapshot on request. */
-function report(response: ResponseBuilder, line: string, settle: SettleResult, includeSnapshot?: boolean): void {
+/**
+ * What every input tool reports: its line, the node that received the event
+ * when the element's own control draws over it, the navigation it caused, and
+ * a snapshot on request.
+ */
+function report(response: ResponseBuilder, line: string, settle: ActionResult, includeSnapshot?: boolean): void {
   response.line(line);
+  if (settle.receivedBy) {
+    response.line(
+      `The event went to ${settle.receivedBy}, drawn over the element by its own control (where a user's click lands too).`,
+    );
+  }
   response.attachSettle(settle);
   if (includeSnapshot) {
     response.includeSnapshot({verbose: false});

@@ -9,7 +9,7 @@ let URLPatternClass: typeof URLPattern | undefined;
  * Compiles one --blockedUrlPattern / --allowedUrlPattern value. Throws with
  * the flag and the pattern when it is not URLPattern syntax.
  */
-export function compileUrlPattern(pattern: string, flag: string): URLPattern {
+export function parseUrlPatternFlag(pattern: string, flag: string): URLPattern {
   // Node 20 and 22 have no URLPattern. The polyfill is loaded on first use
   // (only when patterns are configured), synchronously so that the flags can
   // be checked before the server starts.

@@ -27,7 +27,7 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
   before(async () => {
     fixtures = await new FixtureServer().start();
     await serveCorpus(fixtures, CORPUS);
-    pair = await startOraclePair({args: CORPUS_ARGS});
+    pair = await startOraclePair({args: CORPUS_ARGS, record: 'corpus'});
   });
   after(async () => {
     await pair?.close();

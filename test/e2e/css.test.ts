@@ -107,7 +107,7 @@ Styles for h1.hero (uid: "${uid}"):
   });
 
   it('prints what chrome-devtools-mcp 1.11 prints for the same elements', async () => {
-    const theirs = await startReference();
+    const theirs = await startReference([], 'css');
     try {
       await theirs.call('navigate_page', {type: 'url', url: fixtures.url('/shop')});
       const theirSnapshot = (await theirs.call('take_snapshot')).text;

@@ -64,7 +64,7 @@ describe('without --experimentalDevtools, as chrome-devtools-mcp 1.11', () => {
   it('opens no DevTools windows and hides devtools:// pages', async () => {
     let pair: OraclePair | undefined;
     try {
-      pair = await startOraclePair();
+      pair = await startOraclePair({record: 'devtoolsPages'});
       const {ours, theirs} = pair;
       const [ourOpen, theirOpen] = await Promise.all([
         ours.call('new_page', {url: INSPECTOR, timeout: DEVTOOLS_LOAD_MS}),

@@ -37,7 +37,10 @@ describe('--no-javascript-evaluation and --no-file-navigations, against chrome-d
   let pair: OraclePair;
 
   before(async () => {
-    pair = await startOraclePair({args: ['--no-javascript-evaluation', '--no-file-navigations']});
+    pair = await startOraclePair({
+      args: ['--no-javascript-evaluation', '--no-file-navigations'],
+      record: 'evalFileRefusals',
+    });
   });
 
   after(async () => {

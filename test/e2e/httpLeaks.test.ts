@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {type HttpTestServer, startHttpServer} from '../support/httpClient.js';
+import {type HeapReport, type HttpTestServer, startHttpServer} from '../support/httpClient.js';
 
-/** Sessions opened and closed; a few at a time, as several agents would. */
-const SESSIONS = 200;
+/**
+ * Sessions opened and closed; a few at a time, as several agents would. Each
+ * costs Chrome a renderer; 60 show a leak in every count below, and the live
+ * object counts catch even a small per-session leak that heap growth would hide.
+ */
+const SESSIONS = 60;
 const AT_ONCE = 4;
 /** Heap growth allowed after GC (as the soak check): what is left is noise, not per-session state. */
 const HEAP_GROWTH_LIMIT = 0.1;
+/** Bound of the wait for the collector to have taken what the closed sessions left. */
+const COLLECTED_WAIT_MS = 30_000;
 
 /** One agent's visit: initialize, a page in its own context (every 4th one loads a document), DELETE. */
 async function visit(server: HttpTestServer, index: number): Promise<void> {
@@ -45,7 +51,19 @@ describe('HTTP session leaks', () => {
       await visits(server, 16);
       const baseline = await server.heapReport();
       await visits(server, SESSIONS);
-      const end = await server.heapReport();
+      // The sessions' objects go once the collector and their finalizers have
+      // run: ask again (bounded) until no session or scope is left, and no
+      // page but those the browser still has.
+      const collected = (report: HeapReport) =>
+        report.live?.['mcpSession'] === 0 &&
+        (report.live['browserScope'] ?? 0) === 0 &&
+        (report.live['page'] ?? 0) === report.pages;
+      let end = await server.heapReport();
+      const deadline = Date.now() + COLLECTED_WAIT_MS;
+      while (!collected(end) && Date.now() < deadline) {
+        await new Promise(resolve => setTimeout(resolve, 200));
+        end = await server.heapReport();
+      }
       const figures = `baseline ${JSON.stringify(baseline)}\nend ${JSON.stringify(end)}`;
       assert.equal(end.mcpSessions, 0, figures);
       assert.equal(end.sessions, baseline.sessions, figures);
@@ -54,6 +72,7 @@ describe('HTTP session leaks', () => {
       assert.equal(end.targets, baseline.targets, figures);
       assert.equal(end.pages, baseline.pages, figures);
       assert.equal(end.pending, 0, figures);
+      assert.ok(collected(end), `MCP sessions, browser scopes and closed pages all collected: ${figures}`);
       assert.ok(end.heapUsed <= baseline.heapUsed * (1 + HEAP_GROWTH_LIMIT), figures);
       process.stderr.write(`# session leak check: ${figures}\n`);
     } finally {

@@ -220,38 +220,52 @@ describe('HTTP sessions: cancellation and progress', () => {
 
 describe('HTTP sessions: expiry', () => {
   it('closes a session idle for --sessionIdleTimeout, with its context and pages', async () => {
-    const server = await startHttpServer({args: ['--sessionIdleTimeout', '3'], env: {CDP_MCP_HEAP_REPORT: '1'}});
+    // 10 s: long enough that the idle session is surely still there when the
+    // report after its first call is taken, on a loaded machine too.
+    const server = await startHttpServer({args: ['--sessionIdleTimeout', '10'], env: {CDP_MCP_HEAP_REPORT: '1'}});
+    let stopKeepAlive = false;
+    let keepAlive: Promise<void> | undefined;
     try {
       const busy = await server.connect();
       await busy.call('list_pages');
+      // The other session calls all along (one call after another), so it
+      // never sits idle, however slow the machine is; it must stay.
+      keepAlive = (async () => {
+        while (!stopKeepAlive) {
+          const listed = await busy.call('list_pages');
+          assert.equal(listed.isError, false, listed.text);
+        }
+      })();
       const before = await server.heapReport();
       const idle = await server.connect();
       await idle.call('list_pages');
       const during = await server.heapReport();
-      assert.equal(during.contexts, before.contexts + 1);
-      // Idle from here; the other session keeps calling meanwhile and stays.
-      // Bounded by time, not by a count of calls: on a loaded machine the
-      // expiry (3 s, swept every 750 ms) may take far more calls than usual.
+      assert.equal(during.contexts, before.contexts + 1, 'the second session has its own context');
+      // Idle from here. Bounded by time, not by a count of calls: on a loaded
+      // machine the expiry (swept every 750 ms) may take far more calls than usual.
       let report = during;
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       // The session goes first, then its context and pages close (async).
       const settled = () =>
         report.mcpSessions === before.mcpSessions &&
         report.contexts === before.contexts &&
         report.targets === before.targets;
       while (!settled() && Date.now() < deadline) {
-        await busy.call('list_pages');
-        await new Promise(resolve => setTimeout(resolve, 100));
+        await new Promise(resolve => setTimeout(resolve, 250));
         report = await server.heapReport();
       }
-      assert.equal(report.mcpSessions, before.mcpSessions);
-      assert.equal(report.contexts, before.contexts);
-      assert.equal(report.targets, before.targets);
+      assert.equal(report.mcpSessions, before.mcpSessions, 'the idle session expired');
+      assert.equal(report.contexts, before.contexts, "the idle session's context closed");
+      assert.equal(report.targets, before.targets, "the idle session's pages closed");
+      stopKeepAlive = true;
+      await keepAlive;
       const gone = await idle.call('list_pages').catch((error: unknown) => error);
       assert.match(String(gone), /Session not found: it ended or expired/);
       assert.equal((await busy.call('list_pages')).isError, false);
       await busy.close();
     } finally {
+      stopKeepAlive = true;
+      await keepAlive?.catch(() => undefined);
       await server.close();
     }
   });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
-import {existsSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 
+import type {Figures} from '../../scripts/readmeDocs.js';
 import {DEFAULT_CONFIG} from '../../src/config/options.js';
 import {createTools} from '../../src/tools/registry.js';
 import {FixtureServer} from '../support/fixtureServer.js';
@@ -45,6 +46,15 @@ describe('the packed package, installed into an empty folder', () => {
     assert.ok(existsSync(join(install.packageDir, 'dist/THIRD_PARTY_NOTICES')));
     process.stderr.write(
       `# packed install: tarball ${install.tarballBytes} bytes, installed ${install.installedBytes} bytes in ${install.files} files\n`,
+    );
+  });
+
+  it('installs as many files as the README says (docs/figures.json)', () => {
+    const figures = JSON.parse(readFileSync(join(REPO_ROOT, 'docs/figures.json'), 'utf8')) as Figures;
+    assert.equal(
+      install.files,
+      figures.package?.files,
+      'the package installs another number of files than docs/figures.json says: run `npm run install-figures` and `npm run gen-docs`',
     );
   });
 

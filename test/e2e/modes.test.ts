@@ -58,7 +58,7 @@ describe('--slim', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     fixtures.html('/slim', '<title>Slim</title><h1>slim page</h1>');
-    pair = await startOraclePair({args: ['--slim']});
+    pair = await startOraclePair({args: ['--slim'], record: 'modes-slim'});
   });
   after(async () => {
     await pair?.close();
@@ -124,7 +124,10 @@ describe('--experimentalStructuredContent', () => {
       res.writeHead(200, {'content-type': 'application/json'});
       res.end('{"ok":true}');
     });
-    pair = await startOraclePair({args: ['--experimentalStructuredContent', '--memoryDebugging']});
+    pair = await startOraclePair({
+      args: ['--experimentalStructuredContent', '--memoryDebugging'],
+      record: 'modes-structured',
+    });
     const {tools} = await pair.ours.client.listTools();
     for (const tool of tools) {
       assert.ok(tool.outputSchema, `${tool.name} declares an outputSchema`);

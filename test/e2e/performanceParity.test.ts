@@ -18,7 +18,10 @@ describe('performance traces equal the reference', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
-    [ours, theirs] = await Promise.all([startServer({args: ['--no-page-id-routing']}), startReference()]);
+    [ours, theirs] = await Promise.all([
+      startServer({args: ['--no-page-id-routing']}),
+      startReference([], 'performanceParity'),
+    ]);
   });
 
   after(async () => {

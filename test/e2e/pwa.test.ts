@@ -36,7 +36,7 @@ describe('--categoryPwa', () => {
       '<!doctype html><link rel="icon" href="data:,"><link rel="manifest" href="/manifest.json"><title>App</title>app',
     );
     manifestId = fixtures.url('/app');
-    pair = await startOraclePair({args: ['--categoryPwa']});
+    pair = await startOraclePair({args: ['--categoryPwa'], record: 'pwa'});
   });
   after(async () => {
     await pair?.close();

@@ -20,6 +20,19 @@ function savedPath(text: string): string {
 
 const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
+/**
+ * Waits until the animated page has drawn `count` more frames (it changes on
+ * every one): a recording made meanwhile has had that many to capture,
+ * however slow the machine is, where a fixed pause may see one or two.
+ */
+async function drawFrames(mcp: TestServer, pageId: number, count: number): Promise<void> {
+  const drawn = await mcp.call('evaluate_script', {
+    pageId,
+    function: `async () => { for (let i = 0; i < ${count}; i++) await new Promise(requestAnimationFrame); return ${count}; }`,
+  });
+  assert.equal(drawn.isError, false, drawn.text);
+}
+
 /** Opens `url` as a popup of page 1 (so the popup may close itself) and returns its page id. */
 async function openPopup(mcp: TestServer, url: string): Promise<number> {
   const before = await mcp.call('list_pages');
@@ -91,7 +104,7 @@ describe('screencast (Chrome recorder)', () => {
       start.text,
       `Screencast recording started. The recording will be saved to ${target}. Use screencast_stop to stop recording.`,
     );
-    await pause(1_200);
+    await drawFrames(mcp, 1, 60);
     const stop = await mcp.call('screencast_stop', {pageId: 1});
     assert.equal(stop.isError, false, stop.text);
     assert.equal(stop.text, `The screencast recording has been stopped and saved to ${target}.`);
@@ -244,19 +257,26 @@ describe('screencast (legacy ffmpeg recorder)', () => {
     });
     try {
       await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/anim')});
+      const started = Date.now();
       const start = await mcp.call('screencast_start', {pageId: 1, filePath: join(dir, 'clip.WEBM')});
       assert.equal(start.isError, false, start.text);
       assert.match(start.text, /saved to .*clip\.webm\./);
-      await pause(1_000);
+      // At least a second, and the page drew meanwhile (frames to feed).
+      await drawFrames(mcp, 1, 30);
+      await pause(Math.max(0, 1_000 - (Date.now() - started)));
       const stop = await mcp.call('screencast_stop', {pageId: 1});
+      const seconds = (Date.now() - started) / 1000;
       assert.equal(stop.isError, false, stop.text);
       const report = JSON.parse(await readFile(savedPath(stop.text), 'utf8')) as {frames: number; args: string[]};
       const arg = (name: string) => report.args[report.args.indexOf(name) + 1];
       assert.equal(arg('-framerate'), '10');
       assert.equal(arg('-vcodec'), 'png');
       assert.equal(report.args[report.args.lastIndexOf('-f') + 1], 'webm');
-      // About a second at 10 fps (the first frames may take a moment to come).
-      assert.ok(report.frames >= 5 && report.frames <= 20, `${report.frames} frames`);
+      // 10 fps for as long as it recorded (the first frames may take a moment to come).
+      assert.ok(
+        report.frames >= 5 && report.frames <= Math.ceil(seconds * 10) + 2,
+        `${report.frames} frames in ${seconds} s`,
+      );
       assert.deepEqual(await findProcesses(running), []);
 
       // A recording whose page closes by itself: ffmpeg is stopped with it.

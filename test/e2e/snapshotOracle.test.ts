@@ -27,7 +27,7 @@ describe('snapshots equal chrome-devtools-mcp on construct pages', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     serveConstructs(fixtures);
-    pair = await startOraclePair({env: {CDP_MCP_SNAPSHOT_ENGINE: 'fast'}});
+    pair = await startOraclePair({env: {CDP_MCP_SNAPSHOT_ENGINE: 'fast'}, record: 'snapshotOracle'});
   });
 
   after(async () => {

@@ -60,7 +60,7 @@ describe('--categoryExperimentalThirdParty', () => {
     fixtures = await new FixtureServer().start();
     fixtures.html('/dev', TOOLS_PAGE);
     fixtures.html('/plain', '<!doctype html><link rel="icon" href="data:,"><title>Plain</title><p>plain</p>');
-    pair = await startOraclePair({args: ['--categoryExperimentalThirdParty']});
+    pair = await startOraclePair({args: ['--categoryExperimentalThirdParty'], record: 'thirdParty'});
   });
   after(async () => {
     await pair?.close();

@@ -32,7 +32,10 @@ describe('--categoryExperimentalWebmcp', () => {
     fixtures.html('/tools', TOOLS_PAGE);
     fixtures.html('/plain', '<!doctype html><link rel="icon" href="data:,"><title>Plain</title><p>plain</p>');
     // The reference leaves the feature to the user; we turn it on ourselves (the flag repeated is harmless).
-    pair = await startOraclePair({args: ['--categoryExperimentalWebmcp', '--chromeArg=--enable-features=WebMCP']});
+    pair = await startOraclePair({
+      args: ['--categoryExperimentalWebmcp', '--chromeArg=--enable-features=WebMCP'],
+      record: 'webmcp',
+    });
   });
   after(async () => {
     await pair?.close();

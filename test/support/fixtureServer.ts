@@ -54,6 +54,12 @@ export interface Route {
  * Loopback HTTP server for tests: random port, routes set per test.
  * Unknown paths answer 404. Every request is recorded.
  */
+/**
+ * Ports of the fixture servers this test process started, in order: a
+ * reference record names them by their place here (referenceRecord.ts).
+ */
+export const startedPorts: number[] = [];
+
 export class FixtureServer {
   readonly #server: Server;
   readonly #routes = new Map<string, Route | RouteHandler>();
@@ -159,6 +165,7 @@ export class FixtureServer {
   async start(): Promise<this> {
     await new Promise<void>(resolve => this.#server.listen(0, '127.0.0.1', resolve));
     this.#port = (this.#server.address() as AddressInfo).port;
+    startedPorts.push(this.#port);
     return this;
   }
 

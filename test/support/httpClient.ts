@@ -3,7 +3,7 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import {type CallResult, SERVER_BIN, TEST_FLAGS} from './mcpClient.js';
+import {CALL_TIMEOUT_MS, type CallResult, SERVER_BIN, TEST_FLAGS} from './mcpClient.js';
 
 /** A server process serving MCP over HTTP (--port 0), for tests. */
 export interface HttpTestServer {
@@ -31,6 +31,8 @@ export interface HeapReport {
   sessions?: number;
   pending?: number;
   listeners?: number;
+  /** Objects of each tracked kind (mcpSession, browserScope, page) the garbage collector has not taken yet. */
+  live?: Record<string, number>;
 }
 
 export interface HttpSession {
@@ -138,7 +140,7 @@ export async function connectSession(
       return transport.sessionId;
     },
     async call(name, args = {}) {
-      return resultOf(await client.callTool({name, arguments: args}, undefined, {timeout: 60_000}));
+      return resultOf(await client.callTool({name, arguments: args}, undefined, {timeout: CALL_TIMEOUT_MS}));
     },
     async close() {
       // DELETE ends the session on the server (its context closes), then the client goes.

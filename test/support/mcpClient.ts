@@ -19,6 +19,13 @@ export const TEST_FLAGS = [
   '--chromeArg=--no-sandbox',
 ];
 
+/**
+ * Bound of one tool call in tests: the longest a tool may legitimately take on
+ * a heavily loaded 2-core machine (an app install, a Lighthouse audit), so
+ * that a call that hangs still fails, and names itself.
+ */
+export const CALL_TIMEOUT_MS = 150_000;
+
 export interface CallResult {
   text: string;
   images: Array<{data: string; mimeType: string}>;
@@ -83,7 +90,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     pid: transport.pid,
     stderr: () => stderr,
     async call(name, args = {}) {
-      const result = await client.callTool({name, arguments: args}, undefined, {timeout: 60_000});
+      const result = await client.callTool({name, arguments: args}, undefined, {timeout: CALL_TIMEOUT_MS});
       const content = result.content as Array<{type: string; text?: string; data?: string; mimeType?: string}>;
       return {
         text: content

@@ -11,6 +11,7 @@ import {createRequire} from 'node:module';
 import path from 'node:path';
 
 import {type CallResult, CHROME_PATH, startServer, type TestServer} from './mcpClient.js';
+import {referenceServer} from './referenceRecord.js';
 
 /** Window content size given to both servers (the bench's default). */
 export const ORACLE_VIEWPORT = '1280x720';
@@ -56,14 +57,22 @@ export interface OracleOptions {
   args?: string[];
   /** Extra environment for our server only (e.g. CDP_MCP_SNAPSHOT_ENGINE). */
   env?: Record<string, string>;
+  /**
+   * The name of the reference's record (referenceRecord.ts): its answers are
+   * replayed from test/records when recorded for this Chromium. Without one,
+   * the live reference always runs.
+   */
+  record?: string;
 }
 
 /** Starts our server and the reference side by side. */
 export async function startOraclePair(options: OracleOptions = {}): Promise<OraclePair> {
   const extra = options.args ?? [];
+  const startTheirs = () =>
+    startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV});
   const [ours, theirs] = await Promise.allSettled([
     startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...extra], env: options.env}),
-    startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV}),
+    options.record ? referenceServer(options.record, extra, startTheirs) : startTheirs(),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
     const closing: Array<Promise<void>> = [];
@@ -113,7 +122,7 @@ export class UidNormalizer {
    *   as a different node on each line. chrome-devtools-mcp keys uids by
    *   loaderId + backendNodeId, so every accessibility node without a DOM node
    *   (InlineTextBox, some ignored nodes: verbose snapshots) shares one uid per
-   *   frame; we give each its own (README, "Deliberate differences").
+   *   frame; we give each its own (docs/differences.md).
    */
   constructor(readonly distinctShared = false) {}
 

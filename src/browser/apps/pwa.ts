@@ -16,16 +16,22 @@ import {pagesOfTab} from '../core/tabs.js';
  */
 const APP_WINDOWS_CLOSE_MS = 2_000;
 const APP_WINDOWS_POLL_MS = 25;
+/**
+ * Bound of an install: Chrome fetches the manifest and its icons and writes
+ * the app to the profile first, which on a busy machine takes well over the
+ * default 30 s of a command.
+ */
+const PWA_INSTALL_TIMEOUT_MS = 120_000;
 
-/** The windows launch_pwa opened, per browser and manifest id. */
-const appWindows = new WeakMap<Browser, Map<string, Set<Page>>>();
+declare module '../core/Browser.js' {
+  interface BrowserSlots {
+    /** The windows launch_pwa opened, per manifest id. */
+    appWindows?: Map<string, Set<Page>>;
+  }
+}
 
 function windowsOf(browser: Browser, manifestId: string): Set<Page> {
-  let byManifest = appWindows.get(browser);
-  if (!byManifest) {
-    byManifest = new Map();
-    appWindows.set(browser, byManifest);
-  }
+  const byManifest = (browser.slots.appWindows ??= new Map<string, Set<Page>>());
   let pages = byManifest.get(manifestId);
   if (!pages) {
     pages = new Set();
@@ -63,7 +69,7 @@ export async function installPwa(
   displayMode: 'standalone' | 'browser' | undefined,
 ): Promise<void> {
   const pipe = pipeOf(browser);
-  await refusal(pipe.send('PWA.install', {manifestId, installUrlOrBundleUrl}));
+  await refusal(pipe.send('PWA.install', {manifestId, installUrlOrBundleUrl}, undefined, PWA_INSTALL_TIMEOUT_MS));
   if (displayMode) {
     // Apps installed over CDP open in a browser tab until told otherwise.
     await refusal(pipe.send('PWA.changeAppUserSettings', {manifestId, displayMode}));

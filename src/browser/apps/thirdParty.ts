@@ -26,8 +26,12 @@ export interface ThirdPartyGroup {
   tools: ThirdPartyTool[];
 }
 
-/** The last discovery of each page (execution looks tools up here). */
-const cache = new WeakMap<Page, ThirdPartyGroup[]>();
+declare module '../core/Page.js' {
+  interface PageSlots {
+    /** The last discovery on the page (execution looks tools up here). */
+    thirdPartyTools?: ThirdPartyGroup[];
+  }
+}
 
 /** Parameters marked as elements take a snapshot uid: `{uid: "…"}`. */
 function withElementParams(schema: unknown): unknown {
@@ -84,13 +88,13 @@ export async function discoverThirdPartyTools(page: Page): Promise<ThirdPartyGro
       })),
     }));
   }
-  cache.set(page, groups);
+  page.slots.thirdPartyTools = groups;
   return groups;
 }
 
 /** The tool by name from the page's last discovery; throws `Tool <name> not found`. */
 export function findThirdPartyTool(page: Page, name: string): ThirdPartyTool {
-  for (const group of cache.get(page) ?? []) {
+  for (const group of page.slots.thirdPartyTools ?? []) {
     const tool = group.tools.find(t => t.name === name);
     if (tool) {
       return tool;

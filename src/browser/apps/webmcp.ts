@@ -115,14 +115,13 @@ class PageWebMcp {
   }
 }
 
-const byPage = new WeakMap<Page, PageWebMcp>();
+declare module '../core/Page.js' {
+  interface PageSlots {
+    webMcp?: PageWebMcp;
+  }
+}
 
 /** The page's WebMCP tools (the domain is enabled on first use). */
 export function webMcpOf(page: Page): PageWebMcp {
-  let tools = byPage.get(page);
-  if (!tools) {
-    tools = new PageWebMcp(page.session);
-    byPage.set(page, tools);
-  }
-  return tools;
+  return (page.slots.webMcp ??= new PageWebMcp(page.session));
 }

@@ -64,6 +64,10 @@ interface ContextRecord {
   name: string | undefined;
 }
 
+/** Per-browser state of the features (Browser.slots). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface BrowserSlots {}
+
 /**
  * The browser we drive: one CDP connection, every page target auto-attached
  * through a flat session (paused on start, so nothing runs before we listen),
@@ -76,6 +80,14 @@ interface ContextRecord {
  * default-context owner (the stdio client, the first --sharedContext session).
  */
 export class Browser {
+  /**
+   * What the features keep per browser connection (a reconnect starts afresh),
+   * created by their owner on first use; each owner adds its slot's type
+   * where that type lives (as PageSlots in Page.ts):
+   * - `appWindows` (browser/apps/pwa.ts): the windows launch_pwa opened, per manifest id;
+   * - `tracer` (devtools/trace/PerformanceTracer.ts): the performance trace running or last taken.
+   */
+  readonly slots: BrowserSlots = {};
   readonly #pages = new Map<string, Page>();
   readonly #waiters = new Map<string, Deferred<Page>>();
   /** Every target Chrome reports (tabs, workers, … not only pages), by id: its context. */
@@ -484,31 +496,6 @@ export class Browser {
     } finally {
       this.#internal.delete(targetId);
       await this.connection.send('Target.closeTarget', {targetId}).catch(() => undefined);
-    }
-  }
-
-  /**
-   * The browser context of a target Chrome reported (undefined: the default
-   * context); null for a target never reported.
-   */
-  contextOfTarget(targetId: string): string | undefined | null {
-    if (!this.#targetContexts.has(targetId)) {
-      return null;
-    }
-    const context = this.#targetContexts.get(targetId);
-    return this.#isDefaultContext(context) ? undefined : context;
-  }
-
-  /** Whether `browserContextId` (undefined: none given) is the default context. */
-  isDefaultContext(browserContextId: string | undefined): boolean {
-    return this.#isDefaultContext(browserContextId);
-  }
-
-  /** Makes a page someone opened by its target id (raw CDP) `ownerId`'s, once it is set up (bounded). */
-  async adoptTarget(targetId: string, ownerId: number): Promise<void> {
-    const page = await this.#waitForPage(targetId, NEW_PAGE_ATTACH_MS).catch(() => undefined);
-    if (page) {
-      page.ownerId = ownerId;
     }
   }
 

@@ -1,4 +1,5 @@
 import {errorMessage} from '../../util/async.js';
+import {trackLive} from '../../util/liveObjects.js';
 import {debug} from '../../util/logger.js';
 import type {DownloadRecord} from '../downloads/downloads.js';
 import type {Browser, PageOwner} from './Browser.js';
@@ -41,7 +42,9 @@ export class BrowserScope implements PageOwner {
   #selectionNote: string | undefined;
   #closed = false;
 
-  private constructor(readonly browser: Browser) {}
+  private constructor(readonly browser: Browser) {
+    trackLive('browserScope', this);
+  }
 
   /** Registers the scope with the browser and makes sure it has a page to act on. */
   static async open(browser: Browser, options: ScopeOptions): Promise<BrowserScope> {

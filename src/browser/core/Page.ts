@@ -1,6 +1,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../../util/async.js';
+import {trackLive} from '../../util/liveObjects.js';
 import {debug} from '../../util/logger.js';
 import type {EmulationState} from '../emulation/emulationState.js';
 import {MockSet} from '../network/networkMocks.js';
@@ -39,12 +40,35 @@ export interface ElementSummary {
   options: Array<{name: string; uid: string | undefined}>;
 }
 
+/**
+ * Why a uid no longer names the element its snapshot showed: the element left
+ * the page or its document (`stale`), or it moved into a closed shadow root
+ * after the snapshot (`moved`: a page hides it from script on purpose).
+ */
+export type GoneReason = 'stale' | 'moved';
+
+const GONE_TEXT: Record<GoneReason, string> = {
+  stale: 'no longer exists on the page',
+  moved: 'moved into a closed shadow root after the snapshot, so it is not the element the snapshot showed',
+};
+
+/** The error for a uid whose element is gone (see GoneReason); the agent needs a new snapshot. */
+export class ElementGoneError extends Error {
+  constructor(
+    readonly uid: string,
+    readonly reason: GoneReason,
+    cause?: unknown,
+  ) {
+    super(
+      `Element with uid ${uid} ${GONE_TEXT[reason]}. Take a new snapshot to get current uids.`,
+      cause === undefined ? undefined : {cause},
+    );
+  }
+}
+
 /** The error for a uid whose element left the page (or its document). */
-export function staleElementError(uid: string, cause?: unknown): Error {
-  return new Error(
-    `Element with uid ${uid} no longer exists on the page. Take a new snapshot to get current uids.`,
-    cause === undefined ? undefined : {cause},
-  );
+export function staleElementError(uid: string, cause?: unknown): ElementGoneError {
+  return new ElementGoneError(uid, 'stale', cause);
 }
 
 /** Maps snapshot uids to live elements; provided by the snapshot layer. */
@@ -57,10 +81,27 @@ export interface ElementResolver {
 }
 
 /**
+ * What the features keep per page, each slot created by its owner on first
+ * use and gone with the page. The slots are listed here, so that this file
+ * shows all the state a page carries; each owner adds its slot's type where
+ * that type lives (`declare module` declaration merging: the page cannot
+ * import the types of the layers above it):
+ * - `snapshot` (snapshot/PageSnapshot.ts): the latest snapshot's uids and what resolves them;
+ * - `latestSnapshotText` (snapshot/section.ts): the text `sinceLast` compares with;
+ * - `styles` (devtools/css/PageStyles.ts): DevTools' CSS model of the page;
+ * - `webMcp` (browser/apps/webmcp.ts): the page's WebMCP tools;
+ * - `thirdPartyTools` (browser/apps/thirdParty.ts): the third-party developer tools it offered last.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface PageSlots {}
+
+/**
  * One browser tab we track: its flat CDP session, the main frame's current
  * document, its open dialog and the state tools keep per page.
  */
 export class Page {
+  /** Per-feature state (PageSlots above). */
+  readonly slots: PageSlots = {};
   url: string;
   title: string;
   /** The main frame's current document (changes on every cross-document navigation). */
@@ -104,6 +145,7 @@ export class Page {
     /** The network mocks of the page's browser context. */
     readonly mocks: MockSet = new MockSet(urlPolicy),
   ) {
+    trackLive('page', this);
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;

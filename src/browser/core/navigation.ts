@@ -165,6 +165,6 @@ async function historyStep(
   return runNavigation(
     page,
     () => page.session.send('Page.navigateToHistoryEntry', {entryId: entry.id}, {timeout, signal}),
-    {timeout, handleDialog: {beforeunload: 'accept'}, onDialogHandled, signal, progress},
+    {timeout, handleDialog: {beforeunload: 'accept'}, onDialogHandled, signal, progress, commitExpected: true},
   );
 }

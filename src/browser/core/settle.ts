@@ -44,6 +44,11 @@ export interface SettleOptions {
   signal?: AbortSignal;
   /** Told about the phases of a navigation the action causes. */
   progress?: ProgressReporter;
+  /**
+   * The navigation always commits a document (a step to an existing history
+   * entry): only that commit (and its load) ends it, never a stop of loading.
+   */
+  commitExpected?: boolean;
 }
 
 export interface SettleResult {
@@ -82,6 +87,7 @@ export class NavigationWatcher {
     policy?: DialogPolicy,
     readonly onDialogHandled?: (dialog: OpenDialog, action: string) => void,
     progress: ProgressReporter = NO_PROGRESS,
+    commitExpected = false,
   ) {
     const s = page.session;
     const main = page.mainFrameId;
@@ -131,8 +137,10 @@ export class NavigationWatcher {
       s.on('Page.frameStoppedLoading', ({frameId}) => {
         // A navigation that never commits (204, download, cancelled) ends here.
         // A back-forward restore also stops loading just before it commits, so
-        // give the commit a moment to show up.
-        if (frameId === main && this.started.settled && !this.#committedLoader) {
+        // give the commit a moment to show up; a history step (commitExpected)
+        // always commits, and on a busy machine the commit can come later
+        // than any grace: it waits for the commit itself.
+        if (frameId === main && this.started.settled && !this.#committedLoader && !commitExpected) {
           setTimeout(() => {
             if (!this.#committedLoader) {
               this.finished.resolve();
@@ -206,6 +214,7 @@ export async function runAndSettle<T>(
       options.onDialogHandled?.(dialog, action);
     },
     options.progress,
+    options.commitExpected,
   );
   try {
     const mark = options.waitForStableDom === false ? undefined : await page.markMutations();

@@ -10,7 +10,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug} from '../../util/logger.js';
-import {compileUrlPattern, fetchGlob, type UrlMatcher} from './urlPattern.js';
+import {compileRequestPattern, fetchGlob, type UrlMatcher} from './urlPattern.js';
 import type {UrlPolicy} from './urlPolicy.js';
 
 export interface MockSpec {
@@ -58,7 +58,7 @@ export class MockSet {
 
   /** Adds a mock (newer mocks win over older ones) and makes every session pause for it. */
   async add(spec: MockSpec): Promise<NetworkMock> {
-    const matcher = await compileUrlPattern(spec.urlPattern);
+    const matcher = await compileRequestPattern(spec.urlPattern);
     const mock: LiveMock = {...spec, id: nextMockId++, used: 0, matcher, glob: fetchGlob(matcher)};
     this.#mocks = [mock, ...this.#mocks];
     await this.#sync();

@@ -19,7 +19,7 @@ interface Components {
 }
 
 /** Compiles a pattern; throws with a message that says how to write one. */
-export async function compileUrlPattern(pattern: string): Promise<UrlMatcher & Components> {
+export async function compileRequestPattern(pattern: string): Promise<UrlMatcher & Components> {
   const {URLPattern} = await import('urlpattern-polyfill/urlpattern');
   try {
     return new URLPattern(pattern);

@@ -1,7 +1,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug} from '../../util/logger.js';
-import {compileUrlPattern} from '../../util/urlPattern.js';
+import {parseUrlPatternFlag} from '../../util/urlPattern.js';
 
 type Conditions = Protocol.Network.NetworkConditions;
 
@@ -77,7 +77,7 @@ export class UrlPolicy {
         return {blocked: [], allowed: []};
       }
       const compile = (flag: string, patterns: readonly string[]) =>
-        patterns.map(pattern => compileUrlPattern(pattern, flag));
+        patterns.map(pattern => parseUrlPatternFlag(pattern, flag));
       return {
         blocked: compile('blockedUrlPattern', this.blockedPatterns),
         allowed: compile('allowedUrlPattern', this.allowedPatterns),

@@ -7,17 +7,7 @@
  * Listings are filtered to what is the session's. Anything else sent to
  * `target: "browser"` is refused.
  */
-import {
-  all,
-  allow,
-  inCategory,
-  navigationUrl,
-  type Params,
-  readPaths,
-  refuse,
-  type Rule,
-  type RuleContext,
-} from './rules.js';
+import {all, allow, inCategory, navigationUrl, type Params, readPaths, type Rule, type RuleContext} from './rules.js';
 
 /** What the session's own context is called in messages. */
 function ownContexts(context: RuleContext): string {
@@ -138,7 +128,8 @@ export const BROWSER_REFUSALS: Record<string, string> = {
   'Target.exposeDevToolsProtocol': "it would hand control of the browser to the page's own scripts.",
   'Target.createBrowserContext':
     "each session gets its browser context from the server (new_page's isolatedContext opens more).",
-  'Target.disposeBrowserContext': 'browser contexts belong to the sessions the server keeps. Close pages with close_page.',
+  'Target.disposeBrowserContext':
+    'browser contexts belong to the sessions the server keeps. Close pages with close_page.',
   'Target.setDiscoverTargets': 'the server tracks targets through discovery.',
   'Target.setRemoteLocations': 'the server is the only client of the browser.',
   'Target.openDevTools': 'DevTools windows come with --experimentalDevtools.',

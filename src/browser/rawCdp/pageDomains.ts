@@ -29,7 +29,9 @@ const keepsEnabled = (domain: string) => refuse(`the server keeps the ${domain} 
 const PAUSE = refuse('a paused page would stop every tool (the server never lets the debugger pause it).');
 const MARKUP = needsJavaScript('markup and attributes can carry script (event handlers, javascript: URLs, srcdoc)');
 const CONDITION = whenString('condition', (condition, context) =>
-  condition.trim() === '' ? undefined : needsJavaScript('a breakpoint condition is JavaScript run in the page')({}, context),
+  condition.trim() === ''
+    ? undefined
+    : needsJavaScript('a breakpoint condition is JavaScript run in the page')({}, context),
 );
 const NETWORK = inCategory('network', '--categoryNetwork');
 const EMULATION = inCategory('emulation', '--categoryEmulation');
@@ -55,7 +57,10 @@ export const PAGE_DOMAINS: DomainTable = {
   Audits: {why: "the page's issues", default: allow, commands: {disable: keepsEnabled('Audits')}},
   Autofill: {why: "fills the page's forms with given data", default: allow},
   BackgroundService: {why: "the page's storage partition (the session's context)", default: allow},
-  BluetoothEmulation: {why: 'emulated Bluetooth adapters were never reviewed for sessions', default: refuse('emulated Bluetooth is not offered.')},
+  BluetoothEmulation: {
+    why: 'emulated Bluetooth adapters were never reviewed for sessions',
+    default: refuse('emulated Bluetooth is not offered.'),
+  },
   Browser: {why: 'browser-level: browserLevel.ts', default: BROWSER_LEVEL},
   CSS: {why: "the page's styles; CSS runs no script", default: allow},
   CacheStorage: {why: "the page's storage partition (the session's context)", default: allow},
@@ -125,7 +130,9 @@ export const PAGE_DOMAINS: DomainTable = {
     default: allow,
     commands: {
       simulatePressureNotification: refuse('memory pressure reaches the whole browser, which every session shares.'),
-      setPressureNotificationsSuppressed: refuse('memory pressure reaches the whole browser, which every session shares.'),
+      setPressureNotificationsSuppressed: refuse(
+        'memory pressure reaches the whole browser, which every session shares.',
+      ),
       getBrowserSamplingProfile: refuse("it samples the browser process, which every session's pages use."),
     },
   },
@@ -175,7 +182,7 @@ export const PAGE_DOMAINS: DomainTable = {
       addCompilationCache: refuse('it hands V8 compiled code that nothing checks.'),
       createIsolatedWorld: unless(
         'grantUniveralAccess',
-        "universal access would let scripts in that world read any origin and local files, outside the allowed roots.",
+        'universal access would let scripts in that world read any origin and local files, outside the allowed roots.',
       ),
       setBypassCSP: (params, context) =>
         params['enabled'] === true
@@ -221,15 +228,18 @@ export const PAGE_DOMAINS: DomainTable = {
   },
   Schema: {why: 'lists the domains', default: allow},
   Security: {
-    why: 'certificate errors: ignoring them is --acceptInsecureCerts, the operator\'s call',
+    why: "certificate errors: ignoring them is --acceptInsecureCerts, the operator's call",
     default: (_params, {switches}) =>
       switches.acceptInsecureCerts
         ? undefined
-        : 'ignoring certificate errors is the operator\'s call: restart the server with --acceptInsecureCerts.',
+        : "ignoring certificate errors is the operator's call: restart the server with --acceptInsecureCerts.",
     commands: {enable: allow, disable: allow},
   },
   ServiceWorker: {why: "the page's storage partition (the session's context)", default: allow},
-  SmartCardEmulation: {why: 'emulated smart cards were never reviewed for sessions', default: refuse('emulated smart cards are not offered.')},
+  SmartCardEmulation: {
+    why: 'emulated smart cards were never reviewed for sessions',
+    default: refuse('emulated smart cards are not offered.'),
+  },
   Storage: {
     why: "the page's storage partition; its cookie commands are browser-level (browserLevel.ts)",
     default: allow,
@@ -239,6 +249,6 @@ export const PAGE_DOMAINS: DomainTable = {
   Tethering: {why: 'browser-level: browserLevel.ts', default: BROWSER_LEVEL},
   Tracing: {why: 'browser-level: browserLevel.ts', default: BROWSER_LEVEL},
   WebAudio: {why: "the page's audio graph", default: allow},
-  WebAuthn: {why: "virtual authenticators of the page", default: allow},
+  WebAuthn: {why: 'virtual authenticators of the page', default: allow},
   WebMCP: {why: 'the WebMCP tools the page registers', category: 'webmcp', default: allow},
 };

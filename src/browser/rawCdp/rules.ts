@@ -13,15 +13,7 @@ export type RawTarget = 'page' | 'browser';
 
 /** Tool categories whose switches the policy applies (the tools' `--category…` flags). */
 export type RawCategory =
-  | 'input'
-  | 'navigation'
-  | 'emulation'
-  | 'performance'
-  | 'network'
-  | 'memory'
-  | 'extensions'
-  | 'pwa'
-  | 'webmcp';
+  'input' | 'navigation' | 'emulation' | 'performance' | 'network' | 'memory' | 'extensions' | 'pwa' | 'webmcp';
 
 /** The operator's switches and the file sandbox, as the calling session has them. */
 export interface RawSwitches {

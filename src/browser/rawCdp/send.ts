@@ -6,8 +6,8 @@
  * switches and the file sandbox, and not undoing what the server relies on
  * (pageDomains.ts). Listings are filtered to what is the session's.
  */
-import {PINNED_COMMANDS} from '../../../protocol/methods.js';
 import type {CdpCommand} from '../../../protocol/index.js';
+import {PINNED_COMMANDS} from '../../../protocol/methods.js';
 import {CdpProtocolError} from '../../cdp/errors.js';
 import type {Browser} from '../core/Browser.js';
 import type {BrowserScope} from '../core/BrowserScope.js';
@@ -20,8 +20,6 @@ export type {RawCategory, RawSwitches, RawTarget} from './rules.js';
 
 /** Bound of a raw command (as every command we send by default). */
 const RAW_COMMAND_TIMEOUT_MS = 30_000;
-/** Bound of reading a page's window id (to check a windowId). */
-const WINDOW_LOOKUP_MS = 5_000;
 
 /** The error of a refused command. */
 export class RefusedCommandError extends Error {
@@ -44,25 +42,40 @@ export interface RawRequest {
 /** Stream handles and blob ids each session got from its own raw commands: the only ones IO may read. */
 const streams = new WeakMap<BrowserScope, Set<string>>();
 
-/** What belongs to the session whose scope this is. */
-export function ownershipOf(scope: BrowserScope): Ownership {
+/** Bound of the lookups that tell what is the session's (targets and contexts). */
+const LOOKUP_MS = 5_000;
+
+/**
+ * What belongs to the session whose scope this is, from what Chrome reports
+ * now (every target with its context, the default context): a page the
+ * server tracks is its owner's; any other target is the owner's of its
+ * context (the default context's unowned targets are the default-context
+ * session's, as its unowned pages are).
+ */
+export async function ownershipOf(scope: BrowserScope): Promise<Ownership> {
   const browser = scope.browser;
+  const [{targetInfos}, {defaultBrowserContextId}] = await Promise.all([
+    browser.connection.send('Target.getTargets', {}, undefined, LOOKUP_MS),
+    browser.connection.send('Target.getBrowserContexts', {}, undefined, LOOKUP_MS),
+  ]);
+  const contextOf = new Map(targetInfos.map(t => [t.targetId, t.browserContextId]));
+  const isDefault = (id: string | undefined) => id === undefined || id === defaultBrowserContextId;
   const contexts = () => scope.contexts().map(c => c.id);
   const inDefault = () => !scope.contexts().some(c => c.name === undefined);
   const pageOf = (targetId: string) =>
     browser.pages().find(p => p.targetId === targetId || p.frames.oopif(targetId) !== undefined);
   return {
-    context: id => (id === undefined || browser.isDefaultContext(id) ? inDefault() : contexts().includes(id)),
+    context: id => (isDefault(id) ? inDefault() : contexts().includes(id as string)),
     target(id) {
       const page = pageOf(id);
       if (page) {
         return page.ownerId === scope.ownerId;
       }
-      const context = browser.contextOfTarget(id);
-      if (context === null) {
+      if (!contextOf.has(id)) {
         return false;
       }
-      return context === undefined ? browser.isDefaultOwner(scope) : contexts().includes(context);
+      const context = contextOf.get(id);
+      return isDefault(context) ? browser.isDefaultOwner(scope) : contexts().includes(context as string);
     },
     trackedPage: id => pageOf(id) !== undefined,
     contextIds: contexts,
@@ -70,7 +83,7 @@ export function ownershipOf(scope: BrowserScope): Ownership {
       const ids = await Promise.all(
         scope.pages().map(p =>
           browser.connection
-            .send('Browser.getWindowForTarget', {targetId: p.targetId}, undefined, WINDOW_LOOKUP_MS)
+            .send('Browser.getWindowForTarget', {targetId: p.targetId}, undefined, LOOKUP_MS)
             .then(r => r.windowId)
             .catch(() => undefined),
         ),
@@ -91,7 +104,8 @@ export async function refusalOf(method: string, params: Params, context: RuleCon
   }
   const policy = PAGE_DOMAINS[domain as Domain];
   if (policy.category && !context.switches.categories.has(policy.category)) {
-    const flag = policy.category === 'webmcp' ? '--categoryExperimentalWebmcp' : `--category${capital(policy.category)}`;
+    const flag =
+      policy.category === 'webmcp' ? '--categoryExperimentalWebmcp' : `--category${capital(policy.category)}`;
     return `the ${domain} domain does what the tools of ${flag} do, which is off. Restart the server with ${flag}=true.`;
   }
   const rule = (policy.commands as Partial<Record<string, typeof policy.default>> | undefined)?.[command];
@@ -116,10 +130,9 @@ function streamRefusal(scope: BrowserScope, method: string, params: Params): str
 export async function sendRawCommand(request: RawRequest): Promise<RawOutcome> {
   const {scope, page, method, target, switches} = request;
   const browser = scope.browser;
-  const own = ownershipOf(scope);
+  const own = await ownershipOf(scope);
   const params = structuredClone(request.params);
-  const refusal =
-    (await refusalOf(method, params, {target, switches, own})) ?? streamRefusal(scope, method, params);
+  const refusal = (await refusalOf(method, params, {target, switches, own})) ?? streamRefusal(scope, method, params);
   if (refusal) {
     throw new RefusedCommandError(`send_cdp_command refuses ${method}: ${refusal}`);
   }
@@ -146,7 +159,10 @@ async function afterwards(browser: Browser, scope: BrowserScope, method: string,
   const answer = (result ?? {}) as Record<string, unknown>;
   if (method === 'Target.createTarget' && typeof answer['targetId'] === 'string') {
     // In the default context the page would go to the default-context owner: it is the caller's.
-    await browser.adoptTarget(answer['targetId'], scope.ownerId);
+    const page = await browser.pageForTarget(answer['targetId']).catch(() => undefined);
+    if (page) {
+      page.ownerId = scope.ownerId;
+    }
   }
   const handle =
     typeof answer['stream'] === 'string'

@@ -23,20 +23,20 @@ export interface MatchedStylesResult {
  * until the page closes: CSS.enable reports every stylesheet, which the
  * models need for source locations.
  */
+declare module '../../browser/core/Page.js' {
+  interface PageSlots {
+    styles?: PageStyles;
+  }
+}
+
 export class PageStyles {
-  static readonly #byPage = new WeakMap<Page, PageStyles>();
   #ready: Promise<{sdk: CssBundle; dom: DomModel; css: CssModel; target: SdkTarget}> | undefined;
   #connection: DevToolsConnection | undefined;
 
   private constructor(readonly page: Page) {}
 
   static of(page: Page): PageStyles {
-    let styles = PageStyles.#byPage.get(page);
-    if (!styles) {
-      styles = new PageStyles(page);
-      PageStyles.#byPage.set(page, styles);
-    }
-    return styles;
+    return (page.slots.styles ??= new PageStyles(page));
   }
 
   #setUp(): Promise<{sdk: CssBundle; dom: DomModel; css: CssModel; target: SdkTarget}> {

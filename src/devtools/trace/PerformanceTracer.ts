@@ -179,14 +179,13 @@ export class PerformanceTracer {
   }
 }
 
-const tracers = new WeakMap<Browser, PerformanceTracer>();
+declare module '../../browser/core/Browser.js' {
+  interface BrowserSlots {
+    tracer?: PerformanceTracer;
+  }
+}
 
 /** The tracer of a browser connection (a reconnect starts afresh, as page ids do). */
 export function tracerFor(browser: Browser): PerformanceTracer {
-  let tracer = tracers.get(browser);
-  if (!tracer) {
-    tracer = new PerformanceTracer();
-    tracers.set(browser, tracer);
-  }
-  return tracer;
+  return (browser.slots.tracer ??= new PerformanceTracer());
 }

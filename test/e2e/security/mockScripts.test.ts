@@ -33,8 +33,7 @@ describe('security: network mocks under --no-javascript-evaluation', () => {
     await fixtures?.stop();
   });
 
-  const mock = (args: Record<string, unknown>) =>
-    mcp.call('mock_network_request', {pageId: 1, status: 200, ...args});
+  const mock = (args: Record<string, unknown>) => mcp.call('mock_network_request', {pageId: 1, status: 200, ...args});
 
   it('refuses mocks a browser would run as a document or a script', async () => {
     for (const args of [

@@ -178,10 +178,7 @@ describe('security: raw CDP stays inside the calling HTTP session', () => {
     for (const [method, params] of [
       ['Target.createTarget', {url: 'about:blank', browserContextId: contextA}],
       ['Browser.grantPermissions', {permissions: ['geolocation'], browserContextId: contextA}],
-      [
-        'Browser.setPermission',
-        {permission: {name: 'geolocation'}, setting: 'granted', browserContextId: contextA},
-      ],
+      ['Browser.setPermission', {permission: {name: 'geolocation'}, setting: 'granted', browserContextId: contextA}],
       ['Browser.resetPermissions', {browserContextId: contextA}],
       ['Browser.cancelDownload', {guid: '00000000-0000-0000-0000-000000000000', browserContextId: contextA}],
       ['Target.disposeBrowserContext', {browserContextId: contextA}],
@@ -219,7 +216,10 @@ describe('security: raw CDP stays inside the calling HTTP session', () => {
 
   it("B's own context keeps working: its targets, cookies, new pages and permissions", async () => {
     const targets = await result<{targetInfos: Array<{targetId: string; type: string}>}>(b, pageB, 'Target.getTargets');
-    assert.ok(targets.targetInfos.some(t => t.type === 'page'), JSON.stringify(targets));
+    assert.ok(
+      targets.targetInfos.some(t => t.type === 'page'),
+      JSON.stringify(targets),
+    );
     await result(b, pageB, 'Storage.setCookies', {
       browserContextId: contextB,
       cookies: [{name: 'own', value: 'b', domain: '127.0.0.1', path: '/'}],

@@ -63,7 +63,10 @@ describe('security: raw CDP obeys --no-file-navigations, --no-javascript-evaluat
   /** The node id of the file input (DOM.getDocument renumbers nodes: asked again each time). */
   async function fileInput(): Promise<number> {
     const {root: document} = await result<{root: {nodeId: number}}>(mcp, 'DOM.getDocument');
-    const {nodeId} = await result<{nodeId: number}>(mcp, 'DOM.querySelector', {nodeId: document.nodeId, selector: '#f'});
+    const {nodeId} = await result<{nodeId: number}>(mcp, 'DOM.querySelector', {
+      nodeId: document.nodeId,
+      selector: '#f',
+    });
     return nodeId;
   }
 

@@ -3,6 +3,7 @@ import {ariaOwns, canvas, displayContents, iframes, shadowRoots} from './embeddi
 import {contentEditable, selects} from './forms.js';
 import {images, linksWithImages} from './media.js';
 import {descriptions, labels} from './naming.js';
+import {pointerTargets} from './pointer.js';
 import {headings, landmarks, lists, tables} from './structure.js';
 import {generatedContent, inlineBoundaries, textTransform} from './text.js';
 import type {Construct, ConstructHosts} from './types.js';
@@ -42,6 +43,7 @@ export const CONSTRUCTS: readonly Construct[] = [
   whitespace,
   walkedElements,
   customElements,
+  pointerTargets,
 ];
 
 /** The hosts a fixture server answers as: itself (127.0.0.1) and another site (localhost). */

@@ -17,19 +17,39 @@ window.grid = new gridjs.Grid({
   columns: ['City', 'Staff', 'Opened'],
   data: cities.map((c, i) => [c, (i * 37) % 90 + 5, 1990 + i * 2]),
   search: true, sort: true, pagination: {limit: 5},
-}).render(document.getElementById('table'));
+});
 // Grid.js 6.2.0 fails about one first render in four: its search and
 // pagination plugins register while the pipeline runs, which then reads an
 // undefined step result and shows "An error happened while fetching the data"
 // with a dead pager (grid-js/gridjs#1458, in every browser). Render again
-// until a render succeeds, as a user reloading the page would. On a loaded
-// machine a later pipeline run can fail the same way and re-render page 1
-// after the agent paged: the page counts as ready once no run failed for 1 s.
-window.gridFailedAt = 0;
-grid.config.pipeline.on('error', () => { window.gridFailedAt = Date.now(); setTimeout(() => grid.forceRender(), 0); });
+// until a render succeeds, as a user reloading the page would. A plugin that
+// registers ("updated") schedules another run (throttled): the table is
+// settled once a run that started after the last registration succeeded.
+// The page counts as ready only then (gridSettled), whatever the machine's
+// speed: no later run can re-render page 1 after the agent paged.
+let seq = 0;
+let updatedAt = 0;
+let succeededFrom = -1;
+const pipeline = grid.config.pipeline;
+const process = pipeline.process.bind(pipeline);
+pipeline.process = async (...args) => {
+  const started = ++seq;
+  try {
+    const result = await process(...args);
+    succeededFrom = Math.max(succeededFrom, started);
+    return result;
+  } catch (error) {
+    succeededFrom = -1;
+    throw error;
+  }
+};
+pipeline.on('updated', () => { updatedAt = ++seq; });
+pipeline.on('error', () => setTimeout(() => grid.forceRender(), 0));
+window.gridSettled = () => succeededFrom > updatedAt;
+grid.render(document.getElementById('table'));
 </script></body></html>`,
-  // Rows show before the pager has settled: wait for its Next button to be usable too, and for the failures to stop.
-  ready: `document.querySelectorAll('.gridjs-tbody tr').length === 5 && document.querySelector('.gridjs-pages button[aria-label="Next"]')?.disabled === false && Date.now() - window.gridFailedAt > 1000`,
+  // Rows show before the pager has settled: wait for its Next button to be usable too, and for the pipeline to settle.
+  ready: `document.querySelectorAll('.gridjs-tbody tr').length === 5 && document.querySelector('.gridjs-pages button[aria-label="Next"]')?.disabled === false && window.gridSettled()`,
   steps: [
     {
       label: 'go to the next page',

@@ -7,8 +7,8 @@ import type {FixtureServer} from '../fixtureServer.js';
 import type {CallResult, TestServer} from '../mcpClient.js';
 import type {CorpusHost, CorpusPage, CorpusStep} from './types.js';
 
-/** Bound of waiting for an app to render or react (real apps on a loaded 2-core machine). */
-export const APP_WAIT_MS = 15_000;
+/** Bound of waiting for an app to render or react (real apps on a 2-core machine under heavy load). */
+export const APP_WAIT_MS = 30_000;
 /** Pause between two checks of a waited-for condition, in the page. */
 const POLL_MS = 20;
 

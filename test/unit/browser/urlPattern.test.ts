@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {compileUrlPattern, componentGlob, fetchGlob} from '../../../src/browser/network/urlPattern.js';
+import {compileRequestPattern, componentGlob, fetchGlob} from '../../../src/browser/network/urlPattern.js';
 
 /** Fetch's wildcard matching ('*' any run, '?' one character, backslash escapes), as Chrome applies it. */
 function globMatches(glob: string, url: string): boolean {
@@ -50,7 +50,7 @@ describe('URL pattern globs for the Fetch domain', () => {
       ['https://example.com/a/(\\d+)/b', ['https://example.com/a/12/b'], ['https://example.org/a/12/b']],
     ];
     for (const [pattern, matching, other] of cases) {
-      const compiled = await compileUrlPattern(pattern);
+      const compiled = await compileRequestPattern(pattern);
       const glob = fetchGlob(compiled);
       for (const url of matching) {
         assert.ok(compiled.test(url), `${pattern} matches ${url}`);
@@ -65,7 +65,7 @@ describe('URL pattern globs for the Fetch domain', () => {
 
   it('says how to write a pattern when one is invalid', async () => {
     await assert.rejects(
-      compileUrlPattern('/relative/*'),
+      compileRequestPattern('/relative/*'),
       /"\/relative\/\*" is not a valid URL pattern .* Use URLPattern syntax with a full URL/,
     );
   });

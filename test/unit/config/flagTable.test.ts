@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
+import {helpText} from '../../../src/config/flagDocs.js';
 import {FLAG_RULES} from '../../../src/config/flagRules.js';
 import {FLAG_GROUPS, type FlagSpec} from '../../../src/config/flagSpec.js';
 import {FLAGS} from '../../../src/config/flagTable.js';
-import {helpText} from '../../../src/config/help.js';
 import {type Config, DEFAULT_CONFIG, parseConfig} from '../../../src/config/options.js';
 
 const entries = Object.entries(FLAGS) as Array<[string, FlagSpec]>;

@@ -1,5 +1,5 @@
 /**
- * The flag table as people read it: `--help` text and the README's flag
+ * The flag table as people read it: `--help` text and docs/flags.md's flag
  * tables (written by `npm run gen-docs`). Both come from the same facts about
  * each flag, so they cannot tell different stories.
  */
@@ -7,7 +7,7 @@ import {rulesOf} from './flagRules.js';
 import {FLAG_GROUPS, type FlagGroup, type FlagSpec} from './flagSpec.js';
 import {type FlagName, FLAGS} from './flagTable.js';
 
-/** What --help and the README say about one flag. */
+/** What --help and docs/flags.md say about one flag. */
 export interface FlagDoc {
   /** `--name` and its aliases, e.g. `--browserUrl, -u`. */
   names: string;
@@ -132,7 +132,7 @@ function code(text: string): string {
   return text ? `\`${text}\`` : '';
 }
 
-/** The README's flag section body: one table per group. */
+/** docs/flags.md's generated body: one table per group. */
 export function flagTablesMarkdown(): string {
   const parts: string[] = [];
   for (const [group, names] of byGroup()) {

@@ -6,8 +6,6 @@ import {ServerCore} from './core.js';
 import type {Pipeline} from './pipeline.js';
 import type {McpSession} from './session.js';
 
-export {SERVER_NAME, SERVER_VERSION} from './session.js';
-
 export interface CdpMcpServer {
   /** The MCP server of the one session (connect it to any MCP transport). */
   server: Server;
@@ -20,7 +18,7 @@ export interface CdpMcpServer {
 }
 
 /** A server for one client (stdio, or any transport an embedder brings): the browser's default context. */
-export function createServer(config: Config): CdpMcpServer {
+export function createSingleClientServer(config: Config): CdpMcpServer {
   const core = new ServerCore(config);
   const session = core.openSession({defaultContext: true});
   return {

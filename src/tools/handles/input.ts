@@ -1,0 +1,27 @@
+/** The input facet of a page handle: clicks, typing, drags and uploads through the input layer. */
+import type {Page} from '../../browser/core/Page.js';
+import {
+  clickElement,
+  clickPoint,
+  dragElement,
+  fillValue,
+  hoverElement,
+  pressKeyCombination,
+  typeIntoFocused,
+  uploadToElement,
+} from '../../input/perform.js';
+import type {CallControl} from '../../util/progress.js';
+import type {ToolInput} from '../context.js';
+
+export function pageInput(page: Page, control: CallControl): ToolInput {
+  return {
+    click: (uid, {dblClick}) => clickElement(page, uid, dblClick, control),
+    clickAt: (x, y, {dblClick}) => clickPoint(page, x, y, dblClick, control),
+    hover: uid => hoverElement(page, uid, control),
+    fill: (uid, value) => fillValue(page, uid, value, control),
+    drag: (fromUid, toUid) => dragElement(page, fromUid, toUid, control),
+    pressKey: key => pressKeyCombination(page, key, control),
+    typeText: (text, submitKey) => typeIntoFocused(page, text, submitKey, control),
+    uploadFiles: (uid, paths) => uploadToElement(page, uid, paths, control),
+  };
+}
