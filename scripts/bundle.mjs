@@ -7,6 +7,8 @@
 //                                     only some calls need in chunks imported
 //                                     on first use (CDP client and launcher,
 //                                     HTTP transport)
+//   dist/heap-host.js, heap-thread.js the heap analysis process and its worker
+//                                     threads (forked and started by file)
 //   dist/vendor/                      the DevTools and Lighthouse bundles
 //                                     (build/vendor/), still loaded only when a
 //                                     tool needs them, and get_page_text's
@@ -58,6 +60,9 @@ const PAGE_TEXT_LIBRARIES = [
   '@joplin/turndown-plugin-gfm/lib/turndown-plugin-gfm.cjs.js',
 ];
 
+/** Files the code requires by path in dist/vendor/ (source in node_modules, name in dist/vendor/). */
+const REQUIRED_FILES = [['urlpattern-polyfill/dist/urlpattern.cjs', 'urlpattern.cjs']];
+
 const stubs = {
   name: 'stubs',
   setup(build) {
@@ -80,7 +85,14 @@ need(path.join(BUILD, 'vendor/manifest.json'), 'Run "npm run build" (it builds t
 
 rmSync(DIST, {recursive: true, force: true});
 const result = await esbuild.build({
-  entryPoints: {'cdp-mcp': path.join(BUILD, 'src/bin/cdp-mcp.js'), index: path.join(BUILD, 'src/index.js')},
+  entryPoints: {
+    'cdp-mcp': path.join(BUILD, 'src/bin/cdp-mcp.js'),
+    index: path.join(BUILD, 'src/index.js'),
+    // The heap host process and its snapshot threads start from files of their
+    // own (src/devtools/heap/entryPoints.ts looks for these names).
+    'heap-host': path.join(BUILD, 'src/devtools/heap/host.js'),
+    'heap-thread': path.join(BUILD, 'src/devtools/heap/thread.js'),
+  },
   outdir: DIST,
   bundle: true,
   splitting: true,
@@ -110,6 +122,7 @@ if (puppeteer.length) {
 }
 cpSync(path.join(BUILD, 'vendor'), path.join(DIST, 'vendor'), {recursive: true});
 copyPageTextLibraries(path.join(DIST, 'vendor/page-text'));
+copyRequired(path.join(DIST, 'vendor'));
 copyDeclarations(path.join(BUILD, 'src/index.d.ts'), path.join(DIST, 'types'));
 writeNotices(result.metafile);
 
@@ -156,6 +169,15 @@ function copyDeclarations(entry, outDir) {
   }
 }
 
+/** Required by file (src/util/urlPattern.ts), loaded synchronously on first use. */
+function copyRequired(outDir) {
+  for (const [library, name] of REQUIRED_FILES) {
+    const file = path.join(ROOT, 'node_modules', library);
+    need(file, 'Run "npm install".');
+    cpSync(file, path.join(outDir, name));
+  }
+}
+
 function copyPageTextLibraries(outDir) {
   mkdirSync(outDir, {recursive: true});
   for (const library of PAGE_TEXT_LIBRARIES) {
@@ -168,7 +190,7 @@ function copyPageTextLibraries(outDir) {
 /** Name, version and license text of every package in the bundle, after the DevTools notices. */
 function writeNotices(metafile) {
   const packages = new Map();
-  for (const library of PAGE_TEXT_LIBRARIES) {
+  for (const library of [...PAGE_TEXT_LIBRARIES, ...REQUIRED_FILES.map(([file]) => file)]) {
     const name = library
       .split('/')
       .slice(0, library.startsWith('@') ? 2 : 1)

@@ -176,5 +176,5 @@ console.log('\nserver peak RSS after initialize + tools/list (MB, median of 5):'
 for (const [name, value] of Object.entries(rss)) {
   console.log(`  ${name}: ${value.toFixed(1)}`);
 }
-rmSync(join(install.appDir, '..'), {recursive: true, force: true});
+// The packed install stays: packAndInstall keeps it for later runs of the same content.
 rmSync(unbundled, {recursive: true, force: true});

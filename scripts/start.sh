@@ -15,9 +15,11 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   npm ci --no-audit --no-fund >&2
 fi
-if [ ! -f build/src/bin/cdp-mcp.js ] || [ -n "$(find src protocol -newer build/src/bin/cdp-mcp.js -name '*.ts' -print -quit)" ]; then
+# The server runs from the bundle users get (the package's bin), built from the sources when older.
+if [ ! -f dist/cdp-mcp.js ] || [ -n "$(find src protocol -newer dist/cdp-mcp.js -name '*.ts' -print -quit)" ]; then
   npm run build >&2
+  node scripts/bundle.mjs --quiet >&2
 fi
 # V8 flags: a smaller young generation and size-first heuristics keep the
 # server's peak RSS about 20 MB lower (npm run memory-figures).
-exec node --max-semi-space-size=1 --optimize-for-size build/src/bin/cdp-mcp.js "$@"
+exec node --max-semi-space-size=1 --optimize-for-size dist/cdp-mcp.js "$@"

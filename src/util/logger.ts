@@ -57,3 +57,11 @@ export function debug(...args: unknown[]): void {
 export function warn(...args: unknown[]): void {
   write('warn', args);
 }
+
+/** Where warnings are written, for errors that send the user to the log. */
+export function logDestination(): string {
+  if (sink) {
+    return "the embedding program's log (onLog)";
+  }
+  return logFile ? `the log file ${logFile}` : "the server's stderr";
+}

@@ -1,16 +1,30 @@
 import {execFileSync} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 /** The repository root (this file is build/test/support/packedInstall.js). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** Installs are kept by the hash of what npm packs; ones unused this long are removed. */
+const CACHE_PREFIX = 'cdp-mcp-packed-';
+const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
 
 export interface PackedInstall {
-  /** The empty app folder the tarball was installed into. */
+  /** The app folder the tarball was installed into (shared by runs: do not write into it). */
   appDir: string;
   tarball: string;
   tarballBytes: number;
@@ -21,16 +35,50 @@ export interface PackedInstall {
   /** Bytes on disk under node_modules (file sizes summed). */
   installedBytes: number;
   files: number;
+  /** Packed and installed by this call (false: an earlier run's install of the same content). */
+  fresh: boolean;
 }
 
 /**
  * Bundles (scripts/bundle.mjs, from a fresh build/), packs the package and
  * installs the tarball into an empty folder with npm, offline: what
- * `npm install cdp-mcp` gives a user.
+ * `npm install cdp-mcp` gives a user. Packing and installing take most of
+ * the time, so the install is kept in the temp folder by the hash of what
+ * npm packs (package.json, README.md, dist/): a run with the same bundle
+ * (the second Node.js version in CI, a test run again) reuses it.
  */
 export function packAndInstall(): PackedInstall {
   execFileSync(process.execPath, [join(REPO_ROOT, 'scripts/bundle.mjs'), '--quiet'], {cwd: REPO_ROOT, stdio: 'pipe'});
-  const work = mkdtempSync(join(tmpdir(), 'cdp-mcp-pack-'));
+  const hash = packedContentHash();
+  const work = join(tmpdir(), `${CACHE_PREFIX}${hash}`);
+  const infoFile = join(work, 'install.json');
+  pruneCache(work);
+  if (existsSync(infoFile)) {
+    // Marks it used, for pruneCache.
+    writeFileSync(join(work, 'used'), new Date().toISOString());
+    return {...(JSON.parse(readFileSync(infoFile, 'utf8')) as PackedInstall), fresh: false};
+  }
+  const staging = mkdtempSync(join(tmpdir(), `${CACHE_PREFIX}staging-`));
+  try {
+    const info = packAndInstallInto(staging);
+    // Paths as they will be once the folder has its final name.
+    const moved = JSON.parse(JSON.stringify(info).replaceAll(staging, work)) as PackedInstall;
+    writeFileSync(join(staging, 'install.json'), JSON.stringify(moved));
+    try {
+      renameSync(staging, work);
+    } catch (error) {
+      // Another run installed the same content meanwhile: use theirs.
+      if (!existsSync(infoFile)) {
+        throw error;
+      }
+    }
+    return {...moved, fresh: true};
+  } finally {
+    rmSync(staging, {recursive: true, force: true});
+  }
+}
+
+function packAndInstallInto(work: string): PackedInstall {
   const packed = execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
@@ -58,7 +106,51 @@ export function packAndInstall(): PackedInstall {
     installed: readdirSync(modules).filter(name => !name.startsWith('.')),
     installedBytes: bytes,
     files,
+    fresh: true,
   };
+}
+
+/** sha256 over the paths and contents of what npm packs. */
+function packedContentHash(): string {
+  const hash = createHash('sha256');
+  const add = (file: string) => {
+    hash.update(`${relative(REPO_ROOT, file)}\0`);
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  };
+  add(join(REPO_ROOT, 'package.json'));
+  add(join(REPO_ROOT, 'README.md'));
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+      } else {
+        add(path);
+      }
+    }
+  };
+  walk(join(REPO_ROOT, 'dist'));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Removes other cached installs not used for a day (and staging folders of runs that died). */
+function pruneCache(keep: string): void {
+  const root = tmpdir();
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
+    if (!name.startsWith(CACHE_PREFIX) || path === keep) {
+      continue;
+    }
+    try {
+      const used = existsSync(join(path, 'used')) ? join(path, 'used') : path;
+      if (Date.now() - statSync(used).mtimeMs > CACHE_MAX_AGE_MS) {
+        rmSync(path, {recursive: true, force: true});
+      }
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
 }
 
 export function diskUsage(dir: string): {bytes: number; files: number} {

@@ -4,6 +4,7 @@
  * the Fetch domain filters on, so that Chrome pauses only requests that may
  * match. The glob is a superset; the pattern itself decides.
  */
+import {urlPatternClass} from '../../util/urlPattern.js';
 
 export interface UrlMatcher {
   test(url: string): boolean;
@@ -20,7 +21,7 @@ interface Components {
 
 /** Compiles a pattern; throws with a message that says how to write one. */
 export async function compileRequestPattern(pattern: string): Promise<UrlMatcher & Components> {
-  const {URLPattern} = await import('urlpattern-polyfill/urlpattern');
+  const URLPattern = urlPatternClass();
   try {
     return new URLPattern(pattern);
   } catch (error) {

@@ -2,12 +2,15 @@
  * Server side of the heap host process: started on the first analysis call,
  * started again if it dies, stopped when its last snapshot is closed (so the
  * memory goes back to the system) and when the server exits. Every request
- * is bounded; a host that stops answering is killed.
+ * is bounded; a host that stops answering is killed. A host that never comes
+ * up (its code fails to load, or it does not answer within START_TIMEOUT_MS)
+ * is not started again for the same call: that call fails, saying why and
+ * where the host's output was logged.
  */
 import {type ChildProcess, fork} from 'node:child_process';
-import {fileURLToPath} from 'node:url';
 
-import {debug} from '../../util/logger.js';
+import {debug, logDestination, warn} from '../../util/logger.js';
+import {heapEntryPath} from './entryPoints.js';
 import type {HostConfig, HostReply, HostRequest} from './hostProtocol.js';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -23,12 +26,33 @@ export interface RequestOptions {
   onProgress?: (loaded: number, total: number) => void;
 }
 
-interface Pending {
-  /** The host process the request went to. */
+export interface HeapHostOptions {
+  /** The host's entry script (tests); default: host.js, or dist/heap-host.js in the package. */
+  entry?: string;
+  /** How long a new host may take to answer its first request. */
+  startTimeoutMs?: number;
+}
+
+/** One host process. */
+interface Host {
   child: ChildProcess;
+  /** It has answered: its code loaded. */
+  started: boolean;
+  /** Its start failed (the requests sent to it were told why). */
+  failed: boolean;
+  /** The end of its stderr, quoted when it fails to start. */
+  output: string;
+  startTimer: NodeJS.Timeout;
+}
+
+interface Pending {
+  /** The host the request went to. */
+  host: Host;
   message: HostRequest;
   /** The host confirmed it got the request. */
   accepted: boolean;
+  /** It went to a new host once already (the first died before getting it). */
+  resent: boolean;
   resolve(answer: HostAnswer): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -37,52 +61,76 @@ interface Pending {
 
 /** How long the host may take to exit before it is killed. */
 const EXIT_GRACE_MS = 2_000;
+/** Loading the host's code takes well under a second; generous for a busy machine. */
+const START_TIMEOUT_MS = 30_000;
+/** How much of a failed host's stderr is kept (the error is at its end). */
+const OUTPUT_TAIL_CHARS = 4_000;
 
 export class HeapHost {
-  #child: ChildProcess | undefined;
+  #host: Host | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
+  readonly #entry: string | undefined;
+  readonly #startTimeoutMs: number;
 
-  constructor(readonly config: HostConfig) {}
+  constructor(
+    readonly config: HostConfig,
+    options: HeapHostOptions = {},
+  ) {
+    this.#entry = options.entry;
+    this.#startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  }
 
   get running(): boolean {
-    return this.#child !== undefined;
+    return this.#host !== undefined;
   }
 
   request(request: Request, options: RequestOptions): Promise<HostAnswer> {
     const id = this.#nextId++;
     return new Promise<HostAnswer>((resolve, reject) => {
+      let host: Host;
+      try {
+        host = this.#host ?? this.#start();
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
       const timer = setTimeout(() => {
         this.#fail(
           id,
           `The heap analysis process did not answer within ${Math.round(options.timeoutMs / 1000)} s and was restarted; loaded snapshots were unloaded.`,
         );
       }, options.timeoutMs);
-      const child = this.#child ?? this.#start();
       const message = {...request, id};
-      this.#pending.set(id, {child, message, accepted: false, resolve, reject, timer, onProgress: options.onProgress});
-      this.#send(child, message);
+      const {onProgress} = options;
+      this.#pending.set(id, {host, message, accepted: false, resent: false, resolve, reject, timer, onProgress});
+      this.#send(host, message);
     });
   }
 
-  #send(child: ChildProcess, message: HostRequest): void {
-    child.send(message, error => {
+  #send(host: Host, message: HostRequest): void {
+    host.child.send(message, error => {
       if (error) {
         debug('heap host: request not delivered', error.message);
         // The exit handler sends it again to a new host (it was never accepted).
-        child.kill('SIGKILL');
+        host.child.kill('SIGKILL');
       }
     });
   }
 
   /** Stops the host (its snapshots go with it). */
   async stop(): Promise<void> {
-    const child = this.#child;
-    if (!child) {
+    const host = this.#host;
+    if (!host) {
       return;
     }
-    this.#child = undefined;
-    this.#rejectAll('The heap analysis process was stopped.', child);
+    this.#host = undefined;
+    clearTimeout(host.startTimer);
+    this.#rejectAll('The heap analysis process was stopped.', host);
+    const {child} = host;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return;
+    }
     const exited = new Promise<void>(resolve => child.once('exit', () => resolve()));
     child.disconnect?.();
     const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
@@ -90,23 +138,36 @@ export class HeapHost {
     clearTimeout(timer);
   }
 
-  #start(): ChildProcess {
-    const entry = fileURLToPath(new URL('./host.js', import.meta.url));
-    const child = fork(entry, [JSON.stringify(this.config)], {
+  /** Forks a host; throws when its code is missing. */
+  #start(): Host {
+    const child = fork(this.#entry ?? heapEntryPath('host'), [JSON.stringify(this.config)], {
       serialization: 'advanced',
       // Never the server's stdout: it carries the MCP protocol.
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       execArgv: [],
     });
-    this.#child = child;
-    child.stdout?.on('data', (chunk: Buffer) => debug('heap host:', chunk.toString().trimEnd()));
-    child.stderr?.on('data', (chunk: Buffer) => debug('heap host:', chunk.toString().trimEnd()));
-    child.on('message', (reply: HostReply) => this.#onReply(reply));
-    child.on('error', error => this.#exited(child, `could not run: ${error.message}`));
-    child.on('exit', (code, signal) =>
-      this.#exited(child, signal ? `was killed (${signal})` : `exited (code ${code})`),
+    const host: Host = {child, started: false, failed: false, output: '', startTimer: undefined as never};
+    host.startTimer = setTimeout(
+      () => this.#startFailed(host, `it did not answer within ${Math.round(this.#startTimeoutMs / 1000)} s`),
+      this.#startTimeoutMs,
     );
-    return child;
+    this.#host = host;
+    child.stdout?.on('data', (chunk: Buffer) => debug('heap host:', chunk.toString().trimEnd()));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      host.output = (host.output + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
+      debug('heap host:', chunk.toString().trimEnd());
+    });
+    child.on('message', (reply: HostReply) => {
+      host.started = true;
+      clearTimeout(host.startTimer);
+      this.#onReply(reply);
+    });
+    child.on('error', error => this.#exited(host, `it could not run: ${error.message}`));
+    // 'close', not 'exit': a host that fails to start has written all of its error by then.
+    child.on('close', (code, signal) =>
+      this.#exited(host, signal ? `it was killed (${signal})` : `it exited (code ${code})`),
+    );
+    return host;
   }
 
   #onReply(reply: HostReply): void {
@@ -131,35 +192,65 @@ export class HeapHost {
     }
   }
 
-  #exited(child: ChildProcess, how: string): void {
-    if (this.#child === child) {
-      this.#child = undefined;
+  /** A host that never answered: its requests fail with what went wrong; it is not started again for them. */
+  #startFailed(host: Host, how: string): void {
+    if (host.started || host.failed) {
+      return;
     }
-    debug(`heap host ${how}`);
-    // Requests it never got go to a new host; those it was working on fail (they may be why it died).
-    for (const pending of this.#pending.values()) {
-      if (pending.child === child && !pending.accepted) {
-        pending.child = this.#child ?? this.#start();
-        this.#send(pending.child, pending.message);
+    host.failed = true;
+    if (this.#host === host) {
+      this.#host = undefined;
+    }
+    clearTimeout(host.startTimer);
+    host.child.kill('SIGKILL');
+    const output = host.output.trim();
+    warn(`The heap analysis process could not start: ${how}.${output ? ` Its output:\n${output}` : ''}`);
+    const error = errorLine(output);
+    this.#rejectAll(
+      `The heap analysis process could not start: ${how}${error ? ` (${error})` : ''}. Its output is in ${logDestination()}.`,
+      host,
+    );
+  }
+
+  #exited(host: Host, how: string): void {
+    if (this.#host === host) {
+      this.#host = undefined;
+    }
+    clearTimeout(host.startTimer);
+    debug(`heap host: ${how}`);
+    if (!host.started) {
+      this.#startFailed(host, how);
+      return;
+    }
+    // Requests it never got go to a new host, once; those it was working on fail (they may be why it died).
+    for (const [id, pending] of this.#pending) {
+      if (pending.host === host && !pending.accepted && !pending.resent) {
+        pending.resent = true;
+        try {
+          pending.host = this.#host ?? this.#start();
+          this.#send(pending.host, pending.message);
+        } catch (error) {
+          this.#settleFailed(id, (error as Error).message);
+        }
       }
     }
     this.#rejectAll(
-      `The heap analysis process ${how}, probably out of memory; loaded snapshots were unloaded. Call the tool again to reload the snapshot, or close other snapshots first.`,
-      child,
+      `The heap analysis process stopped (${how}), probably out of memory; loaded snapshots were unloaded. Call the tool again to reload the snapshot, or close other snapshots first.`,
+      host,
     );
   }
 
   /** A request timed out: its host is stuck, so it goes, with everything sent to it. */
   #fail(id: number, message: string): void {
-    const child = this.#pending.get(id)?.child;
-    if (!child) {
+    const host = this.#pending.get(id)?.host;
+    if (!host) {
       return;
     }
-    if (this.#child === child) {
-      this.#child = undefined;
+    if (this.#host === host) {
+      this.#host = undefined;
     }
-    child.kill('SIGKILL');
-    this.#rejectAll(message, child);
+    host.child.kill('SIGKILL');
+    this.#rejectAll(message, host);
   }
 
   #settleFailed(id: number, message: string): void {
@@ -171,12 +262,18 @@ export class HeapHost {
     }
   }
 
-  /** Fails the requests that went to `child`. */
-  #rejectAll(message: string, child: ChildProcess): void {
+  /** Fails the requests that went to `host`. */
+  #rejectAll(message: string, host: Host): void {
     for (const [id, pending] of this.#pending) {
-      if (pending.child === child) {
+      if (pending.host === host) {
         this.#settleFailed(id, message);
       }
     }
   }
+}
+
+/** The error line of a Node.js process that died of an uncaught error (`Error: Cannot find module …`). */
+function errorLine(output: string): string | undefined {
+  const lines = output.split('\n').map(line => line.trim());
+  return lines.find(line => /^[\w.[\]]*Error\b.*:/.test(line)) ?? lines.filter(Boolean).at(-1);
 }

@@ -6,6 +6,7 @@
 import {basename} from 'node:path';
 import {type MessagePort, type ResourceLimits, Worker} from 'node:worker_threads';
 
+import {heapEntryPath} from './entryPoints.js';
 import type {FileRef} from './hostProtocol.js';
 import {loadTimeoutMs, queryTimeoutMs} from './limits.js';
 import type {ThreadReply, ThreadRequest} from './threadProtocol.js';
@@ -35,7 +36,7 @@ export class SnapshotThread {
     readonly uid: number,
     readonly options: ThreadOptions,
   ) {
-    this.#worker = new Worker(new URL('./thread.js', import.meta.url), {
+    this.#worker = new Worker(heapEntryPath('thread'), {
       workerData: {role: 'snapshot', modulePath: options.modulePath, path: file.path, size: file.size},
       resourceLimits: options.resourceLimits,
       stdout: true,

@@ -10,6 +10,7 @@ import {getHeapStatistics} from 'node:v8';
 import {MessageChannel, type MessagePort, parentPort, Worker, workerData} from 'node:worker_threads';
 
 import type {AggregateForDiff, HeapSnapshotModule} from './devtoolsTypes.js';
+import {heapEntryPath} from './entryPoints.js';
 import {SnapshotQueries} from './queries.js';
 import type {QueryName} from './results.js';
 import type {ThreadData, ThreadReply, ThreadRequest} from './threadProtocol.js';
@@ -50,7 +51,7 @@ async function load(module: HeapSnapshotModule): Promise<SnapshotQueries> {
   // DevTools builds retainers and dominators on a second thread while this one
   // computes distances and aggregates.
   const {port1, port2} = new MessageChannel();
-  const secondary = new Worker(new URL(import.meta.url), {
+  const secondary = new Worker(heapEntryPath('thread'), {
     workerData: {role: 'secondary', modulePath: data.modulePath, port: port2} satisfies ThreadData,
     transferList: [port2],
     resourceLimits: data.resourceLimits,

@@ -1,0 +1,31 @@
+/**
+ * The files the heap host process and its snapshot threads start from.
+ * Compiled, they are host.js and thread.js next to this module
+ * (build/src/devtools/heap/). In the published package they are entry points
+ * of their own, dist/heap-host.js and dist/heap-thread.js (scripts/bundle.mjs),
+ * next to the chunk in dist/ this code is bundled into: a path that exists
+ * only in one of the two layouts made the bundle fork a file that was not
+ * there.
+ */
+import {existsSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+
+/** Each entry's file in build/, then in dist/ (the names scripts/bundle.mjs gives them). */
+export const HEAP_ENTRY_FILES = {
+  host: ['host.js', 'heap-host.js'],
+  thread: ['thread.js', 'heap-thread.js'],
+} as const;
+
+export type HeapEntry = keyof typeof HEAP_ENTRY_FILES;
+
+/** The absolute path of an entry; throws, saying what is missing where, when neither file exists. */
+export function heapEntryPath(entry: HeapEntry): string {
+  const candidates = HEAP_ENTRY_FILES[entry].map(name => fileURLToPath(new URL(`./${name}`, import.meta.url)));
+  const found = candidates.find(file => existsSync(file));
+  if (!found) {
+    throw new Error(
+      `The heap analysis ${entry === 'host' ? 'process' : 'thread'} cannot start: its code is missing (neither ${candidates.join(' nor ')} exists). Reinstall cdp-mcp, or run "npm run build" in a checkout.`,
+    );
+  }
+  return found;
+}
