@@ -132,6 +132,19 @@ document.getElementById('b').addEventListener('drop', e => { e.preventDefault();
       `<!doctype html><title>Cell</title><iframe src="${fixtures.url('/grid-leaf')}"></iframe>`,
     );
     fixtures.html('/grid-leaf', `<!doctype html><title>Leaf</title><button>Leaf button</button>`);
+    // wait_for in every frame: an out-of-process frame that renders a result a while after a click,
+    // a sandboxed (cross-origin, in-process) frame, and a frame the page adds during the wait.
+    fixtures.html(
+      '/wait-frames',
+      top(`<iframe title="Console" src="${cross('/wait-console')}" style="width: 400px; height: 200px"></iframe>
+<iframe title="Sandboxed" sandbox="allow-scripts" srcdoc="<p id=s>Sandbox idle</p><script>setTimeout(() => { s.textContent = 'Sandbox rendered'; }, 400)</script>"></iframe>
+<script>window.addFrame = () => setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<iframe src="${cross('/wait-late')}"></iframe>'), 200);</script>`),
+    );
+    fixtures.html(
+      '/wait-console',
+      `<!doctype html><title>Console</title><div id="out"><button onclick="setTimeout(() => { document.getElementById('out').innerHTML = '<h4>Server response</h4><pre>[1, 2]</pre>'; }, 300)">Execute</button></div>`,
+    );
+    fixtures.html('/wait-late', `<!doctype html><title>Late</title><p>Late frame text</p>`);
     mcp = await startServer({args: ['--viewport=1000x700']});
   });
   after(async () => {
@@ -243,6 +256,29 @@ document.getElementById('b').addEventListener('drop', e => { e.preventDefault();
     assert.match(r.text, /no longer exists on the page\. Take a new snapshot/);
     snap = (await mcp.call('take_snapshot', {pageId: 1})).text;
     assert.deepEqual(await reportedIn(uid(/button "Trap button"/)), [], 'the trap was not clicked');
+  });
+
+  it('wait_for sees text in out-of-process, sandboxed and late frames (issue 28)', async () => {
+    await open('/wait-frames');
+    const wait = (text: string) => mcp.call('wait_for', {pageId: 1, text: [text], timeout: 15_000});
+    const ready = await wait('Execute');
+    assert.equal(ready.isError, false, ready.text);
+    snap = ready.text;
+    const executed = await mcp.call('click', {pageId: 1, uid: uid(/button "Execute"/)});
+    assert.equal(executed.isError, false, executed.text);
+    const response = await wait('Server response');
+    assert.equal(response.isError, false, response.text);
+    assert.match(response.text, /heading "Server response"/);
+    const sandboxed = await wait('Sandbox rendered');
+    assert.equal(sandboxed.isError, false, sandboxed.text);
+    await evaluate('() => addFrame()');
+    const late = await wait('Late frame text');
+    assert.equal(late.isError, false, late.text);
+    const missing = await mcp.call('wait_for', {pageId: 1, text: ['Never shown'], timeout: 300});
+    assert.equal(
+      missing.text,
+      'Error: Timed out after waiting 300 ms for any of ["Never shown"] to appear on the page.',
+    );
   });
 
   it('loads every nested out-of-process frame of a page, navigation after navigation', async () => {

@@ -53,6 +53,24 @@ export class PageFrames {
     return this.#contexts.get(session)?.get(frameId);
   }
 
+  /**
+   * The main-world execution context of every frame the page has: the page
+   * session's own frames (in-process iframes included, cross-origin or not),
+   * then those of each attached out-of-process iframe session.
+   */
+  contexts(): Array<{session: CdpSession; frameId: string; contextId: number}> {
+    const all: Array<{session: CdpSession; frameId: string; contextId: number}> = [];
+    for (const [session, contexts] of this.#contexts) {
+      if (session.detached) {
+        continue;
+      }
+      for (const [frameId, contextId] of contexts) {
+        all.push({session, frameId, contextId});
+      }
+    }
+    return all;
+  }
+
   dispose(): void {
     for (const off of this.#off) {
       off();
