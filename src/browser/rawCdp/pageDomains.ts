@@ -28,6 +28,10 @@ const BROWSER_LEVEL: Rule = allow;
 const keepsEnabled = (domain: string) => refuse(`the server keeps the ${domain} domain enabled for its own work.`);
 const PAUSE = refuse('a paused page would stop every tool (the server never lets the debugger pause it).');
 const MARKUP = needsJavaScript('markup and attributes can carry script (event handlers, javascript: URLs, srcdoc)');
+/** Text the caller sets, or nodes it moves, become script once a script element holds them (a renamed `div`, an empty inline script). */
+const SCRIPT_TEXT = needsJavaScript(
+  'it can turn text the caller sets into a script that runs (an element renamed to script, text moved into a script element)',
+);
 const CONDITION = whenString('condition', (condition, context) =>
   condition.trim() === ''
     ? undefined
@@ -75,6 +79,10 @@ export const PAGE_DOMAINS: DomainTable = {
       setOuterHTML: MARKUP,
       setAttributeValue: MARKUP,
       setAttributesAsText: MARKUP,
+      setNodeName: SCRIPT_TEXT,
+      setNodeValue: SCRIPT_TEXT,
+      moveTo: SCRIPT_TEXT,
+      copyTo: SCRIPT_TEXT,
     },
   },
   DOMDebugger: {why: 'DOM and event breakpoints never pause (the server skips all pauses)', default: allow},

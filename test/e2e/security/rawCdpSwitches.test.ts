@@ -31,8 +31,30 @@ async function result<T>(mcp: TestServer, method: string, params: Record<string,
   return JSON.parse(/```json\n([\s\S]*)\n```/.exec(r.text)?.[1] ?? 'null') as T;
 }
 
+interface DomNode {
+  nodeId: number;
+  nodeType: number;
+  nodeValue: string;
+  children?: DomNode[];
+}
+
+/** The id of the text node holding `value` (from a DOM.getDocument with depth -1). */
+function textNode(node: DomNode, value: string): number {
+  if (node.nodeType === 3 && node.nodeValue === value) {
+    return node.nodeId;
+  }
+  for (const child of node.children ?? []) {
+    const found = textNode(child, value);
+    if (found) {
+      return found;
+    }
+  }
+  return 0;
+}
+
 const FORM = `<!doctype html><title>Form</title>
-<input type="file" id="f"><button onclick="document.title = 'clicked'">Go</button>`;
+<input type="file" id="f"><button onclick="document.title = 'clicked'">Go</button>
+<div id="code">document.title = "pwned"</div><script id="empty"></script>`;
 
 describe('security: raw CDP obeys --no-file-navigations, --no-javascript-evaluation and the file sandbox', () => {
   let fixtures: FixtureServer;
@@ -93,7 +115,13 @@ describe('security: raw CDP obeys --no-file-navigations, --no-javascript-evaluat
 
   it('refuses every way to run caller-given JavaScript', async () => {
     const js = /--no-javascript-evaluation|JavaScript evaluation is disabled/;
-    const {root: document} = await result<{root: {nodeId: number}}>(mcp, 'DOM.getDocument');
+    const {root: document} = await result<{root: DomNode}>(mcp, 'DOM.getDocument', {depth: -1});
+    const nodeOf = async (selector: string) =>
+      (await result<{nodeId: number}>(mcp, 'DOM.querySelector', {nodeId: document.nodeId, selector})).nodeId;
+    const code = await nodeOf('#code');
+    const empty = await nodeOf('#empty');
+    const text = textNode(document, 'document.title = "pwned"');
+    assert.ok(code && empty && text, 'the fixture nodes were not found');
     const attempts: Array<[string, Record<string, unknown>]> = [
       ['Runtime.evaluate', {expression: 'document.title = "pwned"'}],
       ['Runtime.callFunctionOn', {functionDeclaration: '() => 1', executionContextId: 1}],
@@ -107,6 +135,11 @@ describe('security: raw CDP obeys --no-file-navigations, --no-javascript-evaluat
       ['DOM.setOuterHTML', {nodeId: document.nodeId, outerHTML: '<img src=x onerror="document.title=1">'}],
       ['DOM.setAttributeValue', {nodeId: document.nodeId, name: 'onclick', value: 'document.title = "pwned"'}],
       ['DOM.setAttributesAsText', {nodeId: document.nodeId, text: 'onclick="document.title = 1"'}],
+      // A div whose text is script, renamed to script, runs it; so does text moved into an empty script.
+      ['DOM.setNodeName', {nodeId: code, name: 'script'}],
+      ['DOM.setNodeValue', {nodeId: code, value: 'document.title = "pwned"'}],
+      ['DOM.moveTo', {nodeId: text, targetNodeId: empty}],
+      ['DOM.copyTo', {nodeId: text, targetNodeId: empty}],
       ['Debugger.evaluateOnCallFrame', {callFrameId: 'x', expression: '1'}],
       ['Debugger.setBreakpointByUrl', {lineNumber: 0, url: 'x', condition: 'document.title = "pwned"'}],
     ];
