@@ -121,7 +121,8 @@ async function main(): Promise<void> {
     '--chromeArg=--no-sandbox',
     '--chromeArg=--disable-gpu',
   ];
-  const ours = await startServer({replaceFlags: true, args: common});
+  // Whole outputs, as the reference gives them (ours caps them by default).
+  const ours = await startServer({replaceFlags: true, args: [...common, '--maxOutputChars', '0']});
   const theirs = await startServer({
     replaceFlags: true,
     args: [...common, '--no-usage-statistics', '--no-performance-crux'],

@@ -555,7 +555,8 @@ async function main(): Promise<number> {
       specs.push({
         side: 'ours',
         command: process.execPath,
-        args: [o.oursEntry, ...chromeArgs(o.chrome, o.viewport), ...o.oursArgs],
+        // Both servers return whole outputs: the same work on each side (ours caps them by default).
+        args: [o.oursEntry, ...chromeArgs(o.chrome, o.viewport), '--maxOutputChars', '0', ...o.oursArgs],
         env: SERVER_ENV,
       });
     } else {

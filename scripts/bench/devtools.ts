@@ -77,7 +77,12 @@ async function main(): Promise<void> {
   const coreJs = createRequire(import.meta.url).resolve('core-js/actual/index.js');
   const args = [...chromeArgs(o.chrome, '1280x720'), '--no-page-id-routing'];
   const specs: ServerSpec[] = [
-    {side: 'ours', command: process.execPath, args: [path.resolve('build/src/bin/cdp-mcp.js'), ...args], env: env()},
+    {
+      side: 'ours',
+      command: process.execPath,
+      args: [path.resolve('build/src/bin/cdp-mcp.js'), ...args, '--maxOutputChars', '0'],
+      env: env(),
+    },
     {
       side: 'theirs',
       command: process.execPath,

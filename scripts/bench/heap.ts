@@ -53,7 +53,7 @@ async function start(side: Side): Promise<TestServer> {
     '--memoryDebugging',
   ];
   return side === 'ours'
-    ? startServer({args: ['--no-page-id-routing', '--memoryDebugging']})
+    ? startServer({args: ['--no-page-id-routing', '--memoryDebugging', '--maxOutputChars', '0']})
     : startServer({
         bin: CDM_BIN,
         replaceFlags: true,

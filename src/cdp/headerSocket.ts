@@ -14,22 +14,43 @@ export async function openHeaderSocket(url: string, headers: Record<string, stri
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  const callbacks = new Map<number, (error: unknown, result: unknown) => void>();
-  const eventListeners: Array<(message: RawEvent) => void> = [];
-  const disconnectListeners: Array<() => void> = [];
-  let nextId = 1;
-  socket.on('message', data => {
-    const message = JSON.parse(rawText(data)) as {
-      id?: number;
-      error?: unknown;
-      result?: unknown;
-      method?: string;
-      params?: unknown;
-      sessionId?: string;
-    };
+  return new HeaderSocketClient(socket);
+}
+
+/** One protocol message as it comes over the socket: an answer (id) or an event (method). */
+interface IncomingMessage {
+  id?: number;
+  error?: unknown;
+  result?: unknown;
+  method?: string;
+  params?: unknown;
+  sessionId?: string;
+}
+
+/** The message-level client over an open socket: commands by id, events to listeners. */
+class HeaderSocketClient implements RawClient {
+  readonly #callbacks = new Map<number, (error: unknown, result: unknown) => void>();
+  readonly #eventListeners: Array<(message: RawEvent) => void> = [];
+  readonly #disconnectListeners: Array<() => void> = [];
+  #nextId = 1;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', data => this.#receive(JSON.parse(rawText(data)) as IncomingMessage));
+    socket.on('close', () => {
+      for (const callback of this.#callbacks.values()) {
+        callback(new Error('WebSocket connection closed'), undefined);
+      }
+      this.#callbacks.clear();
+      for (const listener of this.#disconnectListeners) {
+        listener();
+      }
+    });
+  }
+
+  #receive(message: IncomingMessage): void {
     if (message.id !== undefined) {
-      const callback = callbacks.get(message.id);
-      callbacks.delete(message.id);
+      const callback = this.#callbacks.get(message.id);
+      this.#callbacks.delete(message.id);
       if (message.error) {
         callback?.(true, message.error);
       } else {
@@ -37,50 +58,49 @@ export async function openHeaderSocket(url: string, headers: Record<string, stri
       }
     } else if (message.method) {
       const event: RawEvent = {method: message.method, params: message.params, sessionId: message.sessionId};
-      for (const listener of eventListeners) {
+      for (const listener of this.#eventListeners) {
         listener(event);
       }
     }
-  });
-  socket.on('close', () => {
-    for (const callback of callbacks.values()) {
-      callback(new Error('WebSocket connection closed'), undefined);
-    }
-    callbacks.clear();
-    for (const listener of disconnectListeners) {
-      listener();
-    }
-  });
-  return {
-    send(method, params, sessionId, callback) {
-      const id = nextId++;
-      callbacks.set(id, callback);
-      socket.send(JSON.stringify({id, method, params, sessionId}), error => {
-        if (error) {
-          callbacks.delete(id);
-          callback(error, undefined);
-        }
-      });
-    },
-    on(event: 'event' | 'disconnect', listener: ((message: RawEvent) => void) | (() => void)) {
-      if (event === 'event') {
-        eventListeners.push(listener);
-      } else {
-        disconnectListeners.push(listener as () => void);
+  }
+
+  send(
+    method: string,
+    params: object,
+    sessionId: string | undefined,
+    callback: (error: unknown, result: unknown) => void,
+  ): void {
+    const id = this.#nextId++;
+    this.#callbacks.set(id, callback);
+    this.socket.send(JSON.stringify({id, method, params, sessionId}), error => {
+      if (error) {
+        this.#callbacks.delete(id);
+        callback(error, undefined);
       }
-      return undefined;
-    },
-    close() {
-      return new Promise<void>(resolve => {
-        if (socket.readyState === WebSocket.CLOSED) {
-          resolve();
-          return;
-        }
-        socket.once('close', () => resolve());
-        socket.close();
-      });
-    },
-  };
+    });
+  }
+
+  on(event: 'event', listener: (message: RawEvent) => void): unknown;
+  on(event: 'disconnect', listener: () => void): unknown;
+  on(event: 'event' | 'disconnect', listener: ((message: RawEvent) => void) | (() => void)): unknown {
+    if (event === 'event') {
+      this.#eventListeners.push(listener);
+    } else {
+      this.#disconnectListeners.push(listener as () => void);
+    }
+    return undefined;
+  }
+
+  close(): Promise<void> {
+    return new Promise<void>(resolve => {
+      if (this.socket.readyState === WebSocket.CLOSED) {
+        resolve();
+        return;
+      }
+      this.socket.once('close', () => resolve());
+      this.socket.close();
+    });
+  }
 }
 
 /** The text of a WebSocket message (ws hands over a Buffer, an ArrayBuffer or fragments). */

@@ -136,6 +136,16 @@ export function renderResult(result: ToolResult, tool: string, format: OutputFor
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
+/** The tool's file parameters as absolute paths: the server may run elsewhere (its cwd is where it was started). */
+function resolveFilePaths(registered: {tool: {filePaths?: readonly string[]}}, args: Record<string, unknown>): void {
+  for (const key of registered.tool.filePaths ?? []) {
+    const value = args[key];
+    if (typeof value === 'string' && value !== '') {
+      args[key] = resolve(value);
+    }
+  }
+}
+
 /** Runs `cdp-mcp <tool> ...argv`; returns the exit code. */
 export async function toolCommand(name: string, argv: readonly string[], io: Output): Promise<number> {
   let state = runningDaemon();
@@ -163,13 +173,7 @@ export async function toolCommand(name: string, argv: readonly string[], io: Out
     io.err(`cdp-mcp ${name}: ${error.message}\nRun cdp-mcp ${name} --help for its parameters.\n`);
     return EXIT_USAGE;
   }
-  // The server may run elsewhere (its cwd is where it was started): paths mean what they mean here.
-  for (const key of registered.tool.filePaths ?? []) {
-    const value = args[key];
-    if (typeof value === 'string' && value !== '') {
-      args[key] = resolve(value);
-    }
-  }
+  resolveFilePaths(registered, args);
   if (!state) {
     state = await startDaemon([]);
     io.err(

@@ -51,6 +51,10 @@ export const FLAG_RULES: readonly FlagRule[] = [
       '--categoryPwa is only supported with a pipe connection (a Chrome this server launches); autoConnect, browserUrl, and wsEndpoint are not supported.',
   },
   {excludes: [['blockedUrlPattern'], ['allowedUrlPattern']]},
+  {
+    excludes: [['disabledTools'], ['enabledTools']],
+    message: '--enabledTools already turns off every tool it does not name: use either it or --disabledTools.',
+  },
   ...(['host', 'authToken', 'allowedOrigin', 'maxSessions', 'sessionIdleTimeout'] as const).map(flag => ({
     flag,
     needs: ['port'] as const,

@@ -65,6 +65,8 @@ export interface NumberSpec extends CommonSpec {
   max?: number;
   /** Only whole numbers (a port, a count). */
   integer?: boolean;
+  /** A value accepted outside min-max that turns the feature off (0 for a cap). */
+  off?: number;
   /** Without one, the Config field is optional. */
   default?: number;
 }

@@ -20,6 +20,16 @@ import {existingDirectories, httpUrl, jsonStringRecord, size, urlPatterns, wsUrl
 /** Where downloads go unless --downloadsDir says otherwise: inside the temp dir, which is always an allowed root. */
 export const DEFAULT_DOWNLOADS_DIR = join(tmpdir(), 'cdp-mcp-downloads');
 
+/**
+ * The default of --maxOutputChars, in characters (about 8,000 tokens of
+ * snapshot text): well under what clients take. Claude Code writes a tool
+ * result over 50,000 characters to a file and shows the model a preview (it
+ * warns from 10,000 tokens; MAX_MCP_OUTPUT_TOKENS, 25,000 by default, is its
+ * hard limit), and the MCP SDK's stdio client closes the connection on a
+ * message over 10 MB.
+ */
+export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
+
 /** The flag table. Order matters: it is the order of --help and of docs/flags.md within each group. */
 export const FLAGS = defineFlags({
   headless: {
@@ -131,10 +141,12 @@ export const FLAGS = defineFlags({
     type: 'number',
     group: 'tools',
     min: 500,
+    off: 0,
+    integer: true,
     placeholder: '<chars>',
-    defaultText: 'off',
+    default: DEFAULT_MAX_OUTPUT_CHARS,
     description:
-      'Cap on the text of every tool response; longer output is cut at a line boundary with a note saying how much was left out and how to get it.',
+      'Cap on the text of every tool response; longer output is cut at a line boundary, the whole text is written to a file, and a note says where, how much was left out and how to ask for less. `0` turns the cap off (chrome-devtools-mcp has none).',
   },
   experimentalRawCdp: {
     type: 'boolean',

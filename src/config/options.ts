@@ -42,6 +42,9 @@ function valueOf(flag: string, spec: FlagSpec, raw: RawOf<FlagSpec>): unknown {
       if (spec.integer && !Number.isInteger(n)) {
         throw new Error(`--${flag} must be a whole number, not ${n}.`);
       }
+      if (n === spec.off) {
+        return n;
+      }
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
         const range =
           spec.min === undefined
@@ -49,7 +52,8 @@ function valueOf(flag: string, spec: FlagSpec, raw: RawOf<FlagSpec>): unknown {
             : spec.max === undefined
               ? `at least ${spec.min}`
               : `between ${spec.min} and ${spec.max}`;
-        throw new Error(`--${flag} must be ${range}, not ${n}.`);
+        const off = spec.off === undefined ? '' : ` (or ${spec.off} to turn it off)`;
+        throw new Error(`--${flag} must be ${range}${off}, not ${n}.`);
       }
       return n;
     }

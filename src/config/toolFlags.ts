@@ -4,9 +4,25 @@
  * evaluation, file navigations), experimental tools and output defaults.
  */
 import {defineFlags} from './flagSpec.js';
-import {existingFile} from './valueParsers.js';
+import {existingFile, toolNameList} from './valueParsers.js';
 
 export const TOOL_FLAG_TABLE = defineFlags({
+  disabledTools: {
+    type: 'array',
+    group: 'tools',
+    placeholder: '<tool,…>',
+    parse: toolNameList,
+    description:
+      'Tools to turn off, by name, comma-separated or repeated (`--disabledTools evaluate_script,upload_file`). They are not listed; a call to one gets an error naming this flag. An unknown name stops the server from starting.',
+  },
+  enabledTools: {
+    type: 'array',
+    group: 'tools',
+    placeholder: '<tool,…>',
+    parse: toolNameList,
+    description:
+      'The only tools to offer, by name, comma-separated or repeated; every other tool is off as with `--disabledTools`. A listed tool still needs its category and flags on.',
+  },
   pageIdRouting: {
     type: 'boolean',
     group: 'tools',

@@ -60,6 +60,18 @@ export function urlPatterns(raw: string[], flag: string): string[] {
   return raw;
 }
 
+/** Tool names, comma-separated or one per occurrence (`a,b` `--x c`); which exist is checked with the tools. */
+export function toolNameList(raw: string[], flag: string): string[] {
+  const names = raw.flatMap(value => value.split(',')).map(name => name.trim());
+  const bad = names.find(name => name !== '' && !/^[A-Za-z0-9_-]+$/.test(name));
+  if (bad !== undefined) {
+    throw new Error(
+      `--${flag} takes tool names separated by commas, such as evaluate_script,upload_file, not "${bad}".`,
+    );
+  }
+  return [...new Set(names.filter(name => name !== ''))];
+}
+
 /** Web origins (`https://app.example.com`), every value checked. */
 export function origins(raw: string[], flag: string): string[] {
   for (const origin of raw) {

@@ -6,10 +6,12 @@
 
 /** How to get what a cap cut off a snapshot. */
 export const SNAPSHOT_OUTPUT_HINT =
-  'Call take_snapshot with filePath to save the whole snapshot to a file, or with sinceLast=true for only what changed.';
+  'Call take_snapshot with sinceLast=true for only what changed, with maxChars for a shorter cut, or with filePath to save the whole snapshot to a file.';
 
 /** What a cut costs at most besides the hint: the brackets, the counts and the wording. */
 const NOTE_OVERHEAD_CHARS = 120;
+/** What saying where a first line was cut costs at most ("The first line is cut after N characters. "). */
+const FIRST_LINE_NOTE_CHARS = 60;
 
 /** The note that replaces the lines left out. */
 export function cutNote(lines: number, chars: number, cap: number, how: string): string {
@@ -36,7 +38,8 @@ export function capText(text: string, maxChars: number, how: string): string {
   }
   if (kept === 0) {
     const first = lines[0] ?? '';
-    const head = first.slice(0, budget);
+    // The note then also says where the line was cut.
+    const head = first.slice(0, Math.max(0, budget - FIRST_LINE_NOTE_CHARS));
     const rest = text.length - head.length;
     return `${head}\n${cutNote(lines.length - (text.endsWith('\n') ? 1 : 0), rest, maxChars, `The first line is cut after ${head.length} characters. ${how}`)}`;
   }

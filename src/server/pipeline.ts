@@ -7,7 +7,6 @@ import type {Page} from '../browser/core/Page.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
-import {capText} from '../response/truncate.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
@@ -16,6 +15,7 @@ import {abortable, CancelledError, errorMessage} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
+import {capOutput} from './outputCap.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
@@ -28,6 +28,9 @@ export interface ToolResult {
   /** The same facts as JSON (clients get it with --experimentalStructuredContent). */
   structured: Record<string, unknown>;
 }
+
+/** A result and how to ask its tool for less, should the output cap cut it. */
+type Outcome = ToolResult & {hint?: string};
 
 /** The MCP session a call comes from: its file sandbox, its view of the browser. */
 export interface CallSession {
@@ -116,6 +119,23 @@ export class Pipeline {
   }
 
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    const session = options.session ?? this.defaultSession;
+    const {hint, ...result} = await this.#call(name, args, {...options, session});
+    const maxChars = this.options.config.maxOutputChars;
+    if (!maxChars) {
+      return result;
+    }
+    const tool = this.#byName.get(name)?.tool;
+    return capOutput(result, {
+      maxChars,
+      toolName: tool?.name ?? 'unknown_tool',
+      hint: hint ?? tool?.outputHint ?? DEFAULT_OUTPUT_HINT,
+      slim: tool?.slim === true,
+      files: session.files,
+    });
+  }
+
+  async #call(name: string, args: unknown, options: CallOptions & {session: CallSession}): Promise<Outcome> {
     const registered = this.#byName.get(name);
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
@@ -162,7 +182,7 @@ export class Pipeline {
     const params = parsed.output as Record<string, unknown>;
     const signal = options.signal ?? new AbortController().signal;
     const progress = options.progress ?? NO_PROGRESS;
-    const session = options.session ?? this.defaultSession;
+    const {session} = options;
     try {
       return await this.scheduler.run(session.id, registered.tool.browserWide !== undefined, signal, () =>
         this.#execute(registered, params, {progress, signal, session}),
@@ -186,7 +206,7 @@ export class Pipeline {
     registered: RegisteredTool,
     params: Record<string, unknown>,
     call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession},
-  ): Promise<ToolResult> {
+  ): Promise<Outcome> {
     const {tool} = registered;
     const {config} = this.options;
     const {progress, signal, session} = call;
@@ -276,12 +296,12 @@ export class Pipeline {
       const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
       return {text, images: [], isError, structured: {type: 'text', text}};
     }
-    const text = response.render(state);
     return {
-      text: config.maxOutputChars ? capText(text, config.maxOutputChars, outputHint(tool, response)) : text,
+      text: response.render(state),
       images: isError ? [] : [...response.images],
       isError,
       structured: response.structured(state),
+      hint: outputHint(tool, response),
     };
   }
 }

@@ -5,6 +5,7 @@ import type {HttpServerHandle} from './http.js';
 import {exitWith, reportHeapOnSignal} from './lifecycle.js';
 import {type CdpMcpServer, createSingleClientServer} from './singleClient.js';
 import {serveStdio} from './stdio.js';
+import {StdioTransport} from './stdioTransport.js';
 
 /** A running server, whichever transport it serves. */
 export interface RunningServer {
@@ -27,8 +28,7 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     if (options.exitOnSignal) {
       await serveStdio(instance);
     } else {
-      const {StdioServerTransport} = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      await instance.server.connect(new StdioServerTransport());
+      await instance.server.connect(new StdioTransport());
     }
     return {transport: 'stdio', core: instance.core, close: () => instance.close()};
   }

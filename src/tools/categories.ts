@@ -54,12 +54,28 @@ function enableHint(flag: string, config: Config): string {
     : `Restart the server with --${flag}=true to enable it.`;
 }
 
+/** Why the operator's --disabledTools / --enabledTools turn the tool off; undefined when they do not. */
+function operatorListReason(name: string, config: Config): string | undefined {
+  const restart = config.viaCli ? 'Run cdp-mcp stop, then cdp-mcp start' : 'Restart the server';
+  if (config.disabledTools.includes(name)) {
+    return `Tool ${name} is not enabled: it is turned off by --disabledTools. ${restart} without ${name} in --disabledTools to enable it.`;
+  }
+  if (config.enabledTools.length > 0 && !config.enabledTools.includes(name)) {
+    return `Tool ${name} is not enabled: it is not in --enabledTools. ${restart} with ${name} added to --enabledTools to enable it.`;
+  }
+  return undefined;
+}
+
 /** Why the tool is off, with the flag that turns it on; undefined when it is on. */
 export function toolDisabledReason(tool: Gated, config: Config): string | undefined {
   if (Boolean(tool.slim) !== config.slim) {
     return tool.slim
       ? `Tool ${tool.name} is only available with --slim.`
       : `Tool ${tool.name} is not available with --slim.`;
+  }
+  const listed = operatorListReason(tool.name, config);
+  if (listed) {
+    return listed;
   }
   const {label, flag} = CATEGORIES[tool.annotations.category];
   if (!config[flag]) {

@@ -32,6 +32,36 @@ const CONSOLE_TYPES = [
   'issue',
 ] as const;
 
+/** list_console_messages' parameters. */
+const LIST_CONSOLE_SCHEMA = {
+  ...paginationEntries('Messages'),
+  types: v.optional(
+    v.pipe(
+      v.array(v.picklist(CONSOLE_TYPES)),
+      v.description(
+        'Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.',
+      ),
+    ),
+  ),
+  includePreservedMessages: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description('Also list messages of the last 2 navigations before the current one. Default is false.'),
+    ),
+  ),
+  includeStackTraces: v.optional(
+    v.pipe(v.boolean(), v.description('Show the (source-mapped) stack trace under each message. Default is false.')),
+  ),
+  serviceWorkerId: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "List the messages of an extension's service worker instead of the page's: give the extension's id (as list_extensions shows it, not the sw-<n> id of list_pages). Their msgids are not get_console_message's.",
+      ),
+    ),
+  ),
+};
+
 export const listConsoleMessages = (config: Config) =>
   definePageTool({
     name: 'list_console_messages',
@@ -40,37 +70,7 @@ export const listConsoleMessages = (config: Config) =>
     blockedByDialog: false,
     sections: ['consoleList'],
     outputHint: 'Page through the messages with pageSize and pageIdx, or filter them with types.',
-    schema: {
-      ...paginationEntries('Messages'),
-      types: v.optional(
-        v.pipe(
-          v.array(v.picklist(CONSOLE_TYPES)),
-          v.description(
-            'Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.',
-          ),
-        ),
-      ),
-      includePreservedMessages: v.optional(
-        v.pipe(
-          v.boolean(),
-          v.description('Also list messages of the last 2 navigations before the current one. Default is false.'),
-        ),
-      ),
-      includeStackTraces: v.optional(
-        v.pipe(
-          v.boolean(),
-          v.description('Show the (source-mapped) stack trace under each message. Default is false.'),
-        ),
-      ),
-      serviceWorkerId: v.optional(
-        v.pipe(
-          v.string(),
-          v.description(
-            "List the messages of an extension's service worker instead of the page's: give the extension's id (as list_extensions shows it, not the sw-<n> id of list_pages). Their msgids are not get_console_message's.",
-          ),
-        ),
-      ),
-    },
+    schema: LIST_CONSOLE_SCHEMA,
     async handler({params, page}, response, {browser}) {
       const types = params.types?.length ? new Set<string>(params.types) : undefined;
       // As in the reference: worker messages come without stack traces, whatever includeStackTraces says.

@@ -95,8 +95,12 @@ export interface ToolBrowser {
   pageCount(): number;
   /** Makes a page the selected one; throws for unknown ids. */
   selectPage(pageId: number, options: {bringToFront: boolean}): Promise<void>;
-  /** Closes a page; a screencast it was recording is stopped and saved first (its path is returned). */
-  closePage(pageId: number): Promise<{savedRecording?: string}>;
+  /**
+   * Closes a page; a screencast it was recording is stopped and saved first
+   * (its path is returned). The session's last page stays open (`lastPage`);
+   * another session's page id is refused before that.
+   */
+  closePage(pageId: number): Promise<{lastPage?: true; savedRecording?: string}>;
   /** Opens and selects a new page (optionally in a named isolated context). */
   newPage(options: {background?: boolean; isolatedContext?: string}): Promise<ToolPage>;
   readonly extensions: ToolExtensions;

@@ -54,7 +54,8 @@ interface BaseTool<E extends Entries, S extends ToolSectionName> {
 }
 
 /** The hint for output that a cap cut, when the tool names none. */
-export const DEFAULT_OUTPUT_HINT = 'Narrow the request, or restart the server with a larger --maxOutputChars.';
+export const DEFAULT_OUTPUT_HINT =
+  'Narrow the request, or restart the server with a larger --maxOutputChars (0 turns the cap off).';
 
 export {SNAPSHOT_OUTPUT_HINT} from '../response/truncate.js';
 

@@ -98,7 +98,11 @@ export class BrowserHandle implements ToolBrowser {
     }
   }
 
-  async closePage(pageId: number): Promise<{savedRecording?: string}> {
+  async closePage(pageId: number): Promise<{lastPage?: true; savedRecording?: string}> {
+    this.scope.refuseForeignPage(pageId);
+    if (this.pageCount() <= 1) {
+      return {lastPage: true};
+    }
     const page = this.scope.getPageById(pageId);
     let savedRecording: string | undefined;
     if (page.recording) {

@@ -16,6 +16,48 @@ const initScriptEntry = {
   ),
 };
 
+/** navigate_page's parameters (no initScript without JavaScript evaluation: it is then an unknown argument). */
+const navigateSchema = (config: Config) => ({
+  type: v.optional(
+    v.pipe(
+      v.picklist(['url', 'back', 'forward', 'reload']),
+      v.description('Navigate to a URL, back or forward in history, or reload. Default is url when url is given.'),
+    ),
+  ),
+  url: v.optional(v.pipe(v.string(), v.description('Target URL (only with type=url).'))),
+  ignoreCache: v.optional(v.pipe(v.boolean(), v.description('Bypass the cache when reloading.'))),
+  handleBeforeUnload: v.optional(
+    v.pipe(
+      v.picklist(['accept', 'dismiss']),
+      v.description('Whether to accept or dismiss a beforeunload dialog the navigation triggers. Default is accept.'),
+    ),
+  ),
+  ...(config.javascriptEvaluation ? initScriptEntry : {}),
+  ...timeoutEntry,
+});
+
+/** The navigation the parameters ask for; throws when they ask for none, or for a URL that is not allowed. */
+function navigationRequest(
+  params: {type?: NavigationRequest['type']; url?: string; ignoreCache?: boolean},
+  config: Config,
+): NavigationRequest {
+  if (!params.type && !params.url) {
+    throw new Error('Either URL or a type is required.');
+  }
+  if (params.url) {
+    checkNavigationUrl(params.url, config);
+  }
+  const type = params.type ?? 'url';
+  if (type === 'url' && !params.url) {
+    throw new Error('A URL is required for navigation of type=url.');
+  }
+  return type === 'url'
+    ? {type, url: params.url ?? ''}
+    : type === 'reload'
+      ? {type, ignoreCache: params.ignoreCache ?? false}
+      : {type};
+}
+
 export const navigatePage = (config: Config) =>
   definePageTool({
     name: 'navigate_page',
@@ -25,44 +67,9 @@ export const navigatePage = (config: Config) =>
     sections: ['webmcpTools', 'thirdPartyTools'],
     blockedByDialog: false,
     worksOnCrashedPage: true,
-    schema: {
-      type: v.optional(
-        v.pipe(
-          v.picklist(['url', 'back', 'forward', 'reload']),
-          v.description('Navigate to a URL, back or forward in history, or reload. Default is url when url is given.'),
-        ),
-      ),
-      url: v.optional(v.pipe(v.string(), v.description('Target URL (only with type=url).'))),
-      ignoreCache: v.optional(v.pipe(v.boolean(), v.description('Bypass the cache when reloading.'))),
-      handleBeforeUnload: v.optional(
-        v.pipe(
-          v.picklist(['accept', 'dismiss']),
-          v.description(
-            'Whether to accept or dismiss a beforeunload dialog the navigation triggers. Default is accept.',
-          ),
-        ),
-      ),
-      // Without JavaScript evaluation there is no initScript: passing one is an unknown argument.
-      ...(config.javascriptEvaluation ? initScriptEntry : {}),
-      ...timeoutEntry,
-    },
+    schema: navigateSchema(config),
     async handler({params, page}, response) {
-      if (!params.type && !params.url) {
-        throw new Error('Either URL or a type is required.');
-      }
-      if (params.url) {
-        checkNavigationUrl(params.url, config);
-      }
-      const type = params.type ?? 'url';
-      if (type === 'url' && !params.url) {
-        throw new Error('A URL is required for navigation of type=url.');
-      }
-      const request: NavigationRequest =
-        type === 'url'
-          ? {type, url: params.url ?? ''}
-          : type === 'reload'
-            ? {type, ignoreCache: params.ignoreCache ?? false}
-            : {type};
+      const request = navigationRequest(params, config);
       const outcome = await page.navigate(request, {
         timeout: timeoutOrDefault(params.timeout),
         beforeUnload: params.handleBeforeUnload ?? 'accept',

@@ -35,13 +35,12 @@ export const closePage = defineTool({
     pageId: v.pipe(v.number(), v.description('The id of the page to close, as shown by list_pages.')),
   },
   async handler({params}, response, {browser}) {
-    if (browser.pageCount() <= 1) {
+    const {lastPage, savedRecording} = await browser.closePage(params.pageId);
+    if (lastPage) {
       response.line('The last open page cannot be closed. It is fine to keep it open.');
-    } else {
-      const {savedRecording} = await browser.closePage(params.pageId);
-      if (savedRecording) {
-        response.line(`The screencast recording has been stopped and saved to ${savedRecording}.`);
-      }
+    }
+    if (savedRecording) {
+      response.line(`The screencast recording has been stopped and saved to ${savedRecording}.`);
     }
     response.includePages();
   },

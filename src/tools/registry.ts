@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../config/options.js';
 import {outputJsonSchema} from '../response/structured.js';
+import {closestNames} from '../util/closest.js';
 import {toolDisabledReason} from './categories.js';
 import {getConsoleMessage, listConsoleMessages} from './console.js';
 import {getCssStyles} from './css.js';
@@ -159,10 +160,30 @@ function pageIdFor(tool: Tool, config: Config): v.ObjectEntries {
   return config.viaCli ? optionalPageIdEntry : pageIdEntry;
 }
 
+/**
+ * Throws when --disabledTools or --enabledTools names a tool that does not
+ * exist, with the names it most likely meant.
+ */
+export function checkToolLists(config: Config, tools: readonly Tool[]): void {
+  const known = tools.map(tool => tool.name);
+  for (const flag of ['disabledTools', 'enabledTools'] as const) {
+    for (const name of config[flag]) {
+      if (!known.includes(name)) {
+        const close = closestNames(name, known);
+        const hint = close.length
+          ? ` Did you mean ${close.map(n => `"${n}"`).join(', ')}?`
+          : ' The tool names are in docs/tools.md.';
+        throw new Error(`--${flag}: there is no tool "${name}".${hint}`);
+      }
+    }
+  }
+}
+
 /** Evaluates factories with the configuration, adds pageId routing, gates, sorts by name. */
 export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES): RegisteredTool[] {
-  return sources
-    .map(source => (typeof source === 'function' ? source(config) : source))
+  const tools = sources.map(source => (typeof source === 'function' ? source(config) : source));
+  checkToolLists(config, tools);
+  return tools
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(tool => {
       const schema = v.object({...pageIdFor(tool, config), ...tool.schema});

@@ -6,6 +6,34 @@ import {definePageTool} from './defineTool.js';
 /** Larger images go to a temp file instead of inline base64 (as the reference does). */
 const INLINE_IMAGE_LIMIT_BYTES = 2_000_000;
 
+/** take_screenshot's parameters (the default format comes from --screenshotFormat). */
+const screenshotSchema = (config: Config) => ({
+  format: v.optional(
+    v.pipe(
+      v.picklist(['png', 'jpeg', 'webp']),
+      v.description(`Image format. Default is "${config.screenshotFormat}".`),
+    ),
+    config.screenshotFormat,
+  ),
+  quality: v.optional(
+    v.pipe(
+      v.number(),
+      v.minValue(0),
+      v.maxValue(100),
+      v.description('Compression quality for jpeg and webp, 0-100 (ignored for png).'),
+    ),
+  ),
+  uid: v.optional(
+    v.pipe(v.string(), v.description('uid of an element from take_snapshot to capture instead of the page.')),
+  ),
+  fullPage: v.optional(
+    v.pipe(v.boolean(), v.description('Capture the whole scrollable page instead of the viewport. Not with uid.')),
+  ),
+  filePath: v.optional(
+    v.pipe(v.string(), v.description('Save the image to this file instead of returning it inline.')),
+  ),
+});
+
 export const takeScreenshot = (config: Config) =>
   definePageTool({
     name: 'take_screenshot',
@@ -13,32 +41,7 @@ export const takeScreenshot = (config: Config) =>
     annotations: {category: 'debugging', readOnlyHint: false},
     blockedByDialog: true,
     filePaths: ['filePath'],
-    schema: {
-      format: v.optional(
-        v.pipe(
-          v.picklist(['png', 'jpeg', 'webp']),
-          v.description(`Image format. Default is "${config.screenshotFormat}".`),
-        ),
-        config.screenshotFormat,
-      ),
-      quality: v.optional(
-        v.pipe(
-          v.number(),
-          v.minValue(0),
-          v.maxValue(100),
-          v.description('Compression quality for jpeg and webp, 0-100 (ignored for png).'),
-        ),
-      ),
-      uid: v.optional(
-        v.pipe(v.string(), v.description('uid of an element from take_snapshot to capture instead of the page.')),
-      ),
-      fullPage: v.optional(
-        v.pipe(v.boolean(), v.description('Capture the whole scrollable page instead of the viewport. Not with uid.')),
-      ),
-      filePath: v.optional(
-        v.pipe(v.string(), v.description('Save the image to this file instead of returning it inline.')),
-      ),
-    },
+    schema: screenshotSchema(config),
     async handler({params, page}, response, {files}) {
       if (params.uid && params.fullPage) {
         throw new Error('Providing both "uid" and "fullPage" is not allowed.');
@@ -52,13 +55,7 @@ export const takeScreenshot = (config: Config) =>
         maxWidth: config.screenshotMaxWidth,
         maxHeight: config.screenshotMaxHeight,
       });
-      response.line(
-        params.uid
-          ? `Took a screenshot of node with uid "${params.uid}".`
-          : params.fullPage
-            ? 'Took a screenshot of the full current page.'
-            : "Took a screenshot of the current page's viewport.",
-      );
+      response.line(screenshotLine(params));
       const bytes = Buffer.from(data, 'base64');
       if (params.filePath) {
         response.line(`Saved screenshot to ${await files.save(bytes, params.filePath, `.${format}`)}.`);
@@ -69,3 +66,12 @@ export const takeScreenshot = (config: Config) =>
       }
     },
   });
+
+/** What the reference says it took. */
+function screenshotLine(params: {uid?: string; fullPage?: boolean}): string {
+  return params.uid
+    ? `Took a screenshot of node with uid "${params.uid}".`
+    : params.fullPage
+      ? 'Took a screenshot of the full current page.'
+      : "Took a screenshot of the current page's viewport.";
+}

@@ -22,7 +22,8 @@ describe('corpus tasks: an agent completes a task on every real app with our too
     fixtures = await new FixtureServer().start();
     await serveCorpus(fixtures, CORPUS);
     // The oracle's window size, so that tasks see the pages the oracle test compares.
-    mcp = await startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...CORPUS_ARGS]});
+    // Whole snapshots: the tasks look for elements anywhere on the page.
+    mcp = await startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, '--maxOutputChars', '0', ...CORPUS_ARGS]});
   });
   after(async () => {
     await mcp?.close();

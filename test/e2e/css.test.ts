@@ -20,7 +20,8 @@ describe('get_css_styles', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
-    mcp = await startServer({args: ['--no-page-id-routing']});
+    // Whole outputs, as the reference gives them (ours caps them by default).
+    mcp = await startServer({args: ['--no-page-id-routing', '--maxOutputChars', '0']});
     await mcp.call('navigate_page', {url: fixtures.url('/shop')});
     snapshot = (await mcp.call('take_snapshot')).text;
   });

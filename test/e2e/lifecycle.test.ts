@@ -6,7 +6,38 @@ import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../support/fixtureServer.js';
-import {CHROME_PATH, findProcesses, SERVER_BIN, startServer, TEST_FLAGS} from '../support/mcpClient.js';
+import {
+  CHROME_PATH,
+  findProcesses,
+  SERVER_BIN,
+  startServer as startTestServer,
+  TEST_FLAGS,
+  type TestServer,
+} from '../support/mcpClient.js';
+
+/** Every server a test started: the file's `after` kills what a failed test left running. */
+const started: TestServer[] = [];
+
+/**
+ * Starts a server; a call on it that fails (the server died, say) says what the server
+ * printed on stderr, so a failure on a busy CI machine can be told from a slow one.
+ */
+async function startServer(options?: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
+  const server = await startTestServer(options);
+  started.push(server);
+  const call = server.call.bind(server);
+  server.call = async (...args: Parameters<TestServer['call']>) => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      const stderr = server.stderr().split('\n').slice(-20).join('\n');
+      throw new Error(`${args[0]} failed: ${String(error)}\nThe server's stderr ended with:\n${stderr}`, {
+        cause: error,
+      });
+    }
+  };
+  return server;
+}
 
 /** Chrome processes started with a profile dir made by our launcher for server `pid`. */
 async function chromeOf(profileNeedle: string): Promise<number[]> {
@@ -19,7 +50,8 @@ async function chromeOf(profileNeedle: string): Promise<number[]> {
   });
 }
 
-async function waitUntil(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+/** Waits for a state; bounded generously, as Chrome's exit and clean-up are slow on a busy machine. */
+async function waitUntil(check: () => Promise<boolean>, ms = 60_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check()) {
@@ -58,6 +90,16 @@ describe('process lifecycle', () => {
   });
 
   after(async () => {
+    for (const server of started) {
+      if (server.pid) {
+        try {
+          process.kill(server.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      await server.close().catch(() => undefined);
+    }
     await fixtures?.stop();
   });
 

@@ -31,7 +31,8 @@ describe('heap analysis matches chrome-devtools-mcp 1.11 on the same snapshots',
     const roots = [pathToFileURL(workspace).href];
     fixtures = await new FixtureServer().start();
     fixtures.html('/leak', LEAK_PAGE);
-    ours = await startServer({args: ['--no-page-id-routing', '--memoryDebugging'], roots});
+    // Whole outputs, as the reference gives them.
+    ours = await startServer({args: ['--no-page-id-routing', '--memoryDebugging', '--maxOutputChars', '0'], roots});
     await ours.call('navigate_page', {url: fixtures.url('/leak')});
     base = join(workspace, 'base.heapsnapshot');
     current = join(workspace, 'current.heapsnapshot');

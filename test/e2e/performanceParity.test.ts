@@ -19,7 +19,7 @@ describe('performance traces equal the reference', () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
     [ours, theirs] = await Promise.all([
-      startServer({args: ['--no-page-id-routing']}),
+      startServer({args: ['--no-page-id-routing', '--maxOutputChars', '0']}),
       startReference([], 'performanceParity'),
     ]);
   });

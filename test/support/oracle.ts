@@ -71,7 +71,8 @@ export async function startOraclePair(options: OracleOptions = {}): Promise<Orac
   const startTheirs = () =>
     startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV});
   const [ours, theirs] = await Promise.allSettled([
-    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, ...extra], env: options.env}),
+    // Whole outputs, as the reference gives them (ours caps them by default).
+    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, '--maxOutputChars', '0', ...extra], env: options.env}),
     options.record ? referenceServer(options.record, extra, startTheirs) : startTheirs(),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {

@@ -186,34 +186,14 @@ export async function executeThirdPartyTool(
   name: string,
   params: Record<string, unknown>,
 ): Promise<ThirdPartyResult> {
-  const isUid = (value: unknown): value is {uid: string} =>
-    !!value &&
-    typeof value === 'object' &&
-    Object.keys(value).length === 1 &&
-    typeof (value as {uid?: unknown}).uid === 'string';
   const elementKeys = Object.keys(params).filter(key => isUid(params[key]));
   const plainArgs = Object.fromEntries(Object.entries(params).filter(([key]) => !elementKeys.includes(key)));
   const marker = `cdpMcpElement-${randomUUID()}`;
   try {
-    let target: string;
-    let elementIds: string[] = [];
-    if (elementKeys.length) {
-      const {session, objectIds} = await page.resolveElementsForEvaluation(
-        elementKeys.map(key => (params[key] as {uid: string}).uid),
-      );
-      if (session !== page.session) {
-        throw new Error('Elements passed to a page tool must be in the main frame, not in an iframe.');
-      }
-      elementIds = objectIds;
-      target = objectIds[0] ?? '';
-    } else {
-      const {result} = await page.session.send(
-        'Runtime.evaluate',
-        {expression: 'window', objectGroup: OBJECT_GROUP},
-        DISCOVERY_TIMEOUT_MS,
-      );
-      target = result.objectId ?? '';
-    }
+    const {target, elementIds} = await toolTarget(
+      page,
+      elementKeys.map(key => (params[key] as {uid: string}).uid),
+    );
     const {result, exceptionDetails} = await page.session.send(
       'Runtime.callFunctionOn',
       {
@@ -234,21 +214,57 @@ export async function executeThirdPartyTool(
     if (exceptionDetails) {
       throw new Error(exceptionMessage(exceptionDetails));
     }
-    const items = result.objectId
-      ? await arrayItems(page, result.objectId)
-      : new Map<number, Protocol.Runtime.RemoteObject>();
-    const text: unknown = items.get(0)?.value;
-    const elements: ReturnedElement[] = [];
-    for (let i = 1; items.has(i); i++) {
-      const objectId = items.get(i)?.objectId;
-      if (objectId) {
-        elements.push(await describeReturned(page, objectId));
-      }
-    }
-    return {json: typeof text === 'string' ? text : undefined, marker, elements};
+    return {...(await returnedValue(page, result.objectId)), marker};
   } finally {
     await page.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
   }
+}
+
+/** A parameter given as `{uid}`: an element of the latest snapshot. */
+function isUid(value: unknown): value is {uid: string} {
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    Object.keys(value).length === 1 &&
+    typeof (value as {uid?: unknown}).uid === 'string'
+  );
+}
+
+/**
+ * What the tool runs on: the elements the uids name (the first one is
+ * `this`; all must be in the main frame), or the page's window when there are none.
+ */
+async function toolTarget(page: Page, uids: string[]): Promise<{target: string; elementIds: string[]}> {
+  if (uids.length) {
+    const {session, objectIds} = await page.resolveElementsForEvaluation(uids);
+    if (session !== page.session) {
+      throw new Error('Elements passed to a page tool must be in the main frame, not in an iframe.');
+    }
+    return {target: objectIds[0] ?? '', elementIds: objectIds};
+  }
+  const {result} = await page.session.send(
+    'Runtime.evaluate',
+    {expression: 'window', objectGroup: OBJECT_GROUP},
+    DISCOVERY_TIMEOUT_MS,
+  );
+  return {target: result.objectId ?? '', elementIds: []};
+}
+
+/** The page script's answer: `[json, ...elements]`, the elements described for a snapshot. */
+async function returnedValue(
+  page: Page,
+  objectId: string | undefined,
+): Promise<{json: string | undefined; elements: ReturnedElement[]}> {
+  const items = objectId ? await arrayItems(page, objectId) : new Map<number, Protocol.Runtime.RemoteObject>();
+  const text: unknown = items.get(0)?.value;
+  const elements: ReturnedElement[] = [];
+  for (let i = 1; items.has(i); i++) {
+    const element = items.get(i)?.objectId;
+    if (element) {
+      elements.push(await describeReturned(page, element));
+    }
+  }
+  return {json: typeof text === 'string' ? text : undefined, elements};
 }
 
 /**

@@ -149,14 +149,21 @@ export class BrowserScope implements PageOwner {
     if (page) {
       return page;
     }
-    const open = `Open pages: ${pages.length ? pages.map(p => p.id).join(', ') : 'none'}.`;
-    // Say only that it is not ours: another session's page stays its business.
-    const foreign = this.browser.pages().some(p => p.id === id);
-    throw new Error(
-      foreign
-        ? `Page ${id} is not a page of this MCP session (the pages of other sessions cannot be used). ${open} Call list_pages to see this session's pages.`
-        : `No page found with id ${id}. ${open} Call list_pages to see them.`,
-    );
+    this.refuseForeignPage(id);
+    throw new Error(`No page found with id ${id}. ${openPagesText(pages)} Call list_pages to see them.`);
+  }
+
+  /**
+   * Throws when `id` is another session's page: said before anything else a
+   * tool would answer about the id (close_page's last-page note included).
+   * Only that it is not ours: another session's page stays its business.
+   */
+  refuseForeignPage(id: number): void {
+    if (this.browser.pages().some(p => p.id === id && p.ownerId !== this.ownerId)) {
+      throw new Error(
+        `Page ${id} is not a page of this MCP session (the pages of other sessions cannot be used). ${openPagesText(this.pages())} Call list_pages to see this session's pages.`,
+      );
+    }
   }
 
   selectPage(page: Page): void {
@@ -232,4 +239,8 @@ export class BrowserScope implements PageOwner {
       }
     }
   }
+}
+
+function openPagesText(pages: Page[]): string {
+  return `Open pages: ${pages.length ? pages.map(p => p.id).join(', ') : 'none'}.`;
 }

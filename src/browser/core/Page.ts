@@ -18,6 +18,8 @@ export interface OpenDialog {
   type: DialogType;
   message: string;
   defaultPrompt?: string;
+  /** The running call answered it (its dialog policy): it closes once Chrome has the answer, however long that takes. */
+  answered?: boolean;
 }
 
 /** Bound of reading a page title for page lists (as the reference). */

@@ -28,8 +28,9 @@ export async function guardAgainstDialogs(
     let otherSince: number | undefined;
     timer = setInterval(() => {
       const now = Date.now();
-      ownSince = page.dialog ? (ownSince ?? now) : undefined;
-      const other = browser.pages().find(p => p !== page && p.dialog);
+      // A dialog the call answered itself closes on its own (later on a busy machine): not a block.
+      ownSince = page.dialog && !page.dialog.answered ? (ownSince ?? now) : undefined;
+      const other = browser.pages().find(p => p !== page && p.dialog && !p.dialog.answered);
       otherSince = other ? (otherSince ?? now) : undefined;
       if (ownSince !== undefined && now - ownSince >= DIALOG_GRACE_MS) {
         resolve(

@@ -1,3 +1,4 @@
+import type {Protocol} from '../../../protocol/index.js';
 import {abortable, deferred, errorMessage, throwIfCancelled, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
@@ -148,24 +149,34 @@ export class NavigationWatcher {
           }, STOPPED_WITHOUT_COMMIT_GRACE_MS).unref();
         }
       }),
-      s.on('Page.javascriptDialogOpening', params => {
-        const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
-        const action = typeof policy === 'string' ? policy : policy?.[params.type];
-        if (action !== undefined) {
-          const accept = action !== 'dismiss';
-          const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
-          void s.trySend('Page.handleJavaScriptDialog', {accept, ...(promptText !== undefined ? {promptText} : {})});
-          // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
-          onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
-        } else {
-          this.dialog.resolve(dialog);
-        }
-      }),
+      s.on('Page.javascriptDialogOpening', params => this.#onDialog(params, policy)),
       s.onDetached(() => {
         this.finished.reject(new Error('The page was closed.'));
         this.started.resolve();
       }),
     );
+  }
+
+  /** A dialog opened: answered by the call's policy (and reported), or left to the agent. */
+  #onDialog(params: Protocol.Page.JavascriptDialogOpeningEvent, policy: DialogPolicy | undefined): void {
+    const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
+    const action = typeof policy === 'string' ? policy : policy?.[params.type];
+    if (action === undefined) {
+      this.dialog.resolve(dialog);
+      return;
+    }
+    const accept = action !== 'dismiss';
+    const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
+    void this.page.session.trySend('Page.handleJavaScriptDialog', {
+      accept,
+      ...(promptText !== undefined ? {promptText} : {}),
+    });
+    // It closes once Chrome has the answer (later on a busy machine): the dialog guard does not count it as a block.
+    if (this.page.dialog) {
+      this.page.dialog.answered = true;
+    }
+    // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
+    this.onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
   }
 
   #sameDocument = false;

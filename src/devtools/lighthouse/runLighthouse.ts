@@ -73,11 +73,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
     target: () => ({createCDPSession: () => sessions.attach(page)}),
   };
   const loaderBefore = page.loaderId;
-  const logger = lighthouse.lighthouseLogger;
-  const onStatus = ([, message]: unknown[]) => typeof message === 'string' && report(message);
-  const onWarning = (args: unknown[]) => debug('Lighthouse warning:', ...args);
-  logger.events.on('status', onStatus);
-  logger.events.on('warning', onWarning);
+  const stopFollowing = followLighthouseLog(lighthouse, report);
   const timeoutMs = options.timeoutMs ?? LIGHTHOUSE_RUN_TIMEOUT_MS;
   const watcher = watchPage(page);
   let result: {lhr: Lhr} | undefined;
@@ -96,8 +92,7 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
     );
   } finally {
     watcher.dispose();
-    logger.events.off('status', onStatus);
-    logger.events.off('warning', onWarning);
+    stopFollowing();
     // Detaching also ends a run that timed out: its commands fail from here on.
     await sessions.dispose();
     if (!page.closed) {
@@ -121,6 +116,19 @@ export async function runLighthouse(page: Page, options: LighthouseRunOptions): 
     lhr,
     reports: {json: lighthouse.generateReport(lhr, 'json'), html: lighthouse.generateReport(lhr, 'html')},
     navigated: page.loaderId !== loaderBefore,
+  };
+}
+
+/** Lighthouse's status lines become progress, its warnings go to the debug log, until the returned function is called. */
+function followLighthouseLog(lighthouse: LighthouseBundle, report: (message: string) => void): () => void {
+  const logger = lighthouse.lighthouseLogger;
+  const onStatus = ([, message]: unknown[]) => typeof message === 'string' && report(message);
+  const onWarning = (args: unknown[]) => debug('Lighthouse warning:', ...args);
+  logger.events.on('status', onStatus);
+  logger.events.on('warning', onWarning);
+  return () => {
+    logger.events.off('status', onStatus);
+    logger.events.off('warning', onWarning);
   };
 }
 

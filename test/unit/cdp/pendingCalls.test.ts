@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {describe, it} from 'node:test';
+import {after, before, describe, it} from 'node:test';
 
 import {CdpConnection} from '../../../src/cdp/CdpConnection.js';
 import {CdpTimeoutError, TargetClosedError} from '../../../src/cdp/errors.js';
@@ -29,6 +29,15 @@ function silentPeer() {
 }
 
 describe('CdpConnection pending calls', () => {
+  // The command timers are unref'd (a pending command must not keep a process alive), so
+  // nothing else would keep the event loop running while a test awaits one: Node 22's test
+  // runner then cancels the test as "still pending but the event loop has already resolved".
+  let keepAlive: NodeJS.Timeout | undefined;
+  before(() => {
+    keepAlive = setInterval(() => undefined, 60_000);
+  });
+  after(() => clearInterval(keepAlive));
+
   it("times out with an error whose stack shows the command's caller", async () => {
     const peer = silentPeer();
     const connection = new CdpConnection(peer.client);

@@ -8,7 +8,7 @@ import {parseConfig} from '../../../src/config/options.js';
 describe('--maxOutputChars, --downloadsDir, --experimentalRawCdp', () => {
   it('have their defaults', () => {
     const c = parseConfig([]);
-    assert.equal(c.maxOutputChars, undefined);
+    assert.equal(c.maxOutputChars, 30_000);
     assert.equal(c.downloadsDir, join(tmpdir(), 'cdp-mcp-downloads'));
     assert.equal(c.experimentalRawCdp, false);
   });
@@ -16,12 +16,16 @@ describe('--maxOutputChars, --downloadsDir, --experimentalRawCdp', () => {
   it('take values', () => {
     const c = parseConfig(['--maxOutputChars=4000', '--downloads-dir', 'dl', '--experimentalRawCdp']);
     assert.equal(c.maxOutputChars, 4000);
+    assert.equal(parseConfig(['--maxOutputChars', '0']).maxOutputChars, 0, '0 turns the cap off');
     assert.equal(c.downloadsDir, resolve('dl'));
     assert.equal(c.experimentalRawCdp, true);
   });
 
   it('explain bad values', () => {
-    assert.throws(() => parseConfig(['--maxOutputChars', '10']), /--maxOutputChars must be at least 500, not 10\./);
+    assert.throws(
+      () => parseConfig(['--maxOutputChars', '10']),
+      /--maxOutputChars must be at least 500 \(or 0 to turn it off\), not 10\./,
+    );
     assert.throws(() => parseConfig(['--downloadsDir', ' ']), /--downloadsDir needs a folder path\./);
   });
 });
