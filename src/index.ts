@@ -78,7 +78,11 @@ export function createServer(options: ServerOptions = {}): CdpMcpServer {
   let first = true;
   return {
     async connect(transport) {
-      const session = core.openSession({defaultContext: first || core.config.sharedContext});
+      // The first client is the server's own; later ones get private files (as HTTP sessions do).
+      const session = core.openSession({
+        defaultContext: first || core.config.sharedContext,
+        files: first ? 'owner' : 'private',
+      });
       first = false;
       await session.connect(transport);
     },

@@ -79,7 +79,21 @@ export const DEFAULT_CHROME_FLAGS = [
   '--propagate-iph-for-testing',
   // Ours: no "Chrome didn't shut down correctly" bubble after we kill Chrome.
   '--hide-crash-restore-bubble',
+  // As chrome-devtools-mcp's Chrome (Puppeteer's defaults), so pages get the same window: no
+  // bad-flags bar (--no-sandbox) over the first tab, the "controlled by automated test software"
+  // bar over every tab of a visible window, no password-saving prompt, no auto-reload of error pages.
+  '--enable-automation',
+  // Headless Chrome honours it: no bar takes height from a headless page.
+  '--disable-infobars',
 ];
+
+/**
+ * Added when headless, as chrome-devtools-mcp does: a 4K screen, so the
+ * default window (and a page's layout viewport) is the reference's 1905x2053
+ * CSS px instead of a window for an 800x600 screen, and no scrollbars, which
+ * would narrow the layout by their width.
+ */
+export const HEADLESS_CHROME_FLAGS = ['--screen-info={3840x2160}', '--hide-scrollbars'];
 
 /** What decides the argument list, besides the defaults. */
 export interface ChromeFlagOptions {
@@ -104,11 +118,9 @@ const EXTENSION_BLOCKERS = new Set(['--disable-extensions', '--disable-component
 /** The argument list we start Chrome with, before the profile and debugging arguments the launch adds. */
 export function buildChromeFlags(options: ChromeFlagOptions, isRoot: boolean): string[] {
   const ignored = new Set(options.ignoreDefaultChromeArgs);
+  const kept = (flag: string) => !ignored.has(flag) && !ignored.has(flag.split('=')[0] ?? flag);
   const flags = DEFAULT_CHROME_FLAGS.filter(
-    flag =>
-      !ignored.has(flag) &&
-      !ignored.has(flag.split('=')[0] ?? flag) &&
-      !(options.extensions && EXTENSION_BLOCKERS.has(flag)),
+    flag => kept(flag) && !(options.extensions && EXTENSION_BLOCKERS.has(flag)),
   );
   if (options.extensions) {
     // Without it Chrome refuses Extensions.loadUnpacked.
@@ -121,7 +133,7 @@ export function buildChromeFlags(options: ChromeFlagOptions, isRoot: boolean): s
     flags.push('--auto-open-devtools-for-tabs');
   }
   if (options.headless) {
-    flags.push('--headless');
+    flags.push('--headless', ...HEADLESS_CHROME_FLAGS.filter(kept));
   }
   // Chrome refuses to start sandboxed as root (containers, CI).
   if (isRoot && !options.chromeArgs.includes('--no-sandbox')) {

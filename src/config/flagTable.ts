@@ -35,7 +35,8 @@ export const FLAGS = defineFlags({
   headless: {
     type: 'boolean',
     group: 'launch',
-    description: 'Launch Chrome without a window.',
+    description:
+      "Launch Chrome without a window. Its pages are laid out as in chrome-devtools-mcp's headless Chrome: in a window sized for a 3840x2160 screen, without scrollbars.",
   },
   executablePath: {
     type: 'string',
@@ -69,7 +70,8 @@ export const FLAGS = defineFlags({
     group: 'launch',
     placeholder: '<width>x<height>',
     parse: size,
-    description: 'Initial content size of the first page, e.g. `1280x720`.',
+    description:
+      "Initial content size of the first page, e.g. `1280x720`. Without it, the launched Chrome's window has its default size for the screen, as chrome-devtools-mcp's.",
   },
   proxyServer: {
     type: 'string',
@@ -132,10 +134,10 @@ export const FLAGS = defineFlags({
     alias: ['workspace'],
     key: 'filesystemRoots',
     placeholder: '<dir>',
-    defaultText: 'the OS temp dir',
+    defaultText: 'none',
     parse: existingDirectories,
     description:
-      'A directory file tools may read and write when the MCP client sends no roots (the OS temp dir always counts).',
+      "A directory file tools may read and write. The MCP client's roots can only narrow these; without this flag the stdio client's roots stand as they are, and an HTTP client's give nothing. Besides: the OS temp dir for stdio and the CLI, a private folder of its own for each HTTP session.",
   },
   maxOutputChars: {
     type: 'number',
@@ -166,7 +168,8 @@ export const FLAGS = defineFlags({
       }
       return resolve(raw);
     },
-    description: 'Folder downloads are saved to. It must be inside the allowed roots; downloads are refused otherwise.',
+    description:
+      'Folder downloads of the default browser context are saved to (the stdio client, `--sharedContext` sessions). It must be inside the allowed roots; downloads are refused otherwise. HTTP sessions download into their own folder.',
   },
   allowUnrestrictedPaths: {
     type: 'boolean',

@@ -3,6 +3,8 @@ import type {Config} from '../config/options.js';
 import {createTools} from '../tools/registry.js';
 import {debug} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
+import type {FilePolicy} from './filePolicy.js';
+import {sandboxOptions} from './filePolicy.js';
 import {Pipeline} from './pipeline.js';
 import {CallScheduler} from './scheduler.js';
 import {McpSession, type SessionHost} from './session.js';
@@ -22,7 +24,7 @@ export class ServerCore implements SessionHost {
   constructor(readonly config: Config) {
     // Until a call refreshes it with its session's roots, the downloads
     // folder must be where a session without roots may write.
-    const rootless = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
+    const rootless = new PathSandbox(sandboxOptions(config, 'owner'));
     this.browsers = new BrowserManager(config, dir => rootless.validate(dir));
     this.pipeline = new Pipeline({
       tools: createTools(config),
@@ -37,7 +39,7 @@ export class ServerCore implements SessionHost {
    * (the stdio client; HTTP sessions only with --sharedContext), else in a
    * browser context of its own.
    */
-  openSession(options: {defaultContext: boolean}): McpSession {
+  openSession(options: {defaultContext: boolean; files?: FilePolicy}): McpSession {
     if (this.#closing) {
       throw new Error('The server is shutting down.');
     }

@@ -167,7 +167,12 @@ export class McpHttpHandler {
     this.#opening++;
     let session: McpSession | undefined;
     try {
-      session = this.core.openSession({defaultContext: this.core.config.sharedContext});
+      const {config} = this.core;
+      session = this.core.openSession({
+        defaultContext: config.sharedContext,
+        // The CLI's background server serves one user's shell; any other HTTP server, many clients.
+        files: config.viaCli ? 'shared' : 'private',
+      });
       const opened = session;
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -185,7 +190,7 @@ export class McpHttpHandler {
           debug(`HTTP session ${transport.sessionId} closed (${this.#sessions.size} open)`);
         }
       });
-      await opened.server.connect(transport);
+      await opened.connect(transport);
       await transport.handleRequest(req, res, body);
       if (!transport.sessionId) {
         await opened.close();

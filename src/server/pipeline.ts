@@ -4,6 +4,7 @@ import type {BrowserManager} from '../browser/core/BrowserManager.js';
 import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import {guardAgainstDialogs} from '../browser/core/dialogGuard.js';
 import type {Page} from '../browser/core/Page.js';
+import type {DownloadTracker} from '../browser/downloads/downloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
@@ -15,6 +16,7 @@ import {abortable, CancelledError, errorMessage} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
+import {sandboxOptions} from './filePolicy.js';
 import {capOutput} from './outputCap.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
@@ -106,7 +108,7 @@ export class Pipeline {
   get defaultSession(): CallSession {
     this.#defaultSession ??= singleSession(
       this.options.browsers,
-      this.options.files ?? new PathSandbox(this.options.config.allowUnrestrictedPaths),
+      this.options.files ?? new PathSandbox(sandboxOptions(this.options.config, 'owner')),
       this.options.heap ?? new HeapSnapshots(heapOptions(this.options.config)),
       this.options.rootsReady,
     );
@@ -221,10 +223,9 @@ export class Pipeline {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
       return fail(`${errorMessage(error)}${cause}`, tool.slim);
     }
-    // The downloads folder must be inside this session's roots, which its client may have changed.
     await session.rootsReady();
     const {downloads} = scope.browser;
-    await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
+    await judgeDownloadsDir(downloads, files);
     const downloadsMark = downloads.mark();
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
@@ -244,7 +245,6 @@ export class Pipeline {
       for (const key of tool.filePaths ?? []) {
         const value = params[key];
         if (typeof value === 'string') {
-          await session.rootsReady();
           params[key] = await files.validate(value);
         }
       }
@@ -353,4 +353,15 @@ function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): st
 /** A call refused or failed before its handler ran; the structured content fits the tool's outputSchema. */
 function fail(text: string, slim?: boolean): ToolResult {
   return {text, images: [], isError: true, structured: slim ? {type: 'text', text} : {errorMessage: text}};
+}
+
+/**
+ * --downloadsDir must be inside the calling session's roots, which its client
+ * may have changed. A private session downloads into its own folder: it does
+ * not judge the shared one.
+ */
+async function judgeDownloadsDir(downloads: DownloadTracker, files: PathSandbox): Promise<void> {
+  if (!files.options.privateFolder) {
+    await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
+  }
 }

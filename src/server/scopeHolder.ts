@@ -19,7 +19,7 @@ export class ScopeHolder {
 
   constructor(
     readonly browsers: BrowserManager,
-    readonly options: {defaultContext: boolean},
+    readonly options: {defaultContext: boolean; downloadsDir?: () => Promise<string>},
   ) {}
 
   /** The scope, if one is open (never starts anything). */
@@ -49,6 +49,7 @@ export class ScopeHolder {
       defaultContext: this.options.defaultContext,
       previous: previous?.contexts(),
       viewport: this.browsers.attached ? undefined : config.viewport,
+      downloadsDir: await this.options.downloadsDir?.(),
     });
     if (this.#closed) {
       await scope.close();

@@ -14,14 +14,21 @@ import {deferred, withTimeout} from '../util/async.js';
 import {trackLive} from '../util/liveObjects.js';
 import {debug, warn} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
+import {type FilePolicy, sandboxOptions} from './filePolicy.js';
 import type {CallSession, Pipeline} from './pipeline.js';
 import {callProgress} from './progress.js';
 import {ScopeHolder} from './scopeHolder.js';
 
 export const SERVER_NAME = 'cdp-mcp';
 export const SERVER_VERSION = '0.1.0';
-/** Bound of the roots/list request we make while holding the lock. */
-const ROOTS_TIMEOUT_MS = 5_000;
+/**
+ * How long a call waits for the client's roots (asked on that call's own
+ * stream, which an HTTP client can answer on) before it goes on with the
+ * roots it has. An answer that comes later still counts for later calls.
+ */
+export const ROOTS_WAIT_MS = 2_000;
+/** Bound of one roots/list request. */
+const ROOTS_REQUEST_MS = 30_000;
 /** How long a closing session waits for its cancelled calls to unwind. */
 const CLOSE_CALLS_MS = 2_000;
 
@@ -55,7 +62,14 @@ export class McpSession implements CallSession {
   /** The heap snapshots this session took and loaded (its own heap host, started on first use). */
   readonly heap: HeapSnapshots;
   readonly #holder: ScopeHolder;
-  readonly #roots = deferred<void>();
+  /** The client has roots we have not (or not since they changed) been told. */
+  #rootsStale = false;
+  /** A roots/list request in flight. */
+  #askingRoots: Promise<void> | undefined;
+  /** A call already stopped waiting for that request: later calls do not wait for it. */
+  #rootsWaitedOut = false;
+  /** The transport can carry a request at any time (stdio), not only on a call's stream (HTTP). */
+  #duplex = true;
   #inFlight = 0;
   #idle = deferred<void>();
   #lastActive = Date.now();
@@ -64,14 +78,19 @@ export class McpSession implements CallSession {
 
   constructor(
     readonly host: SessionHost,
-    options: {defaultContext: boolean},
+    options: {defaultContext: boolean; files?: FilePolicy},
   ) {
     trackLive('mcpSession', this);
     const {config} = host;
-    // --filesystemRoot stands in for the roots of a client that has none.
-    this.files = new PathSandbox(config.allowUnrestrictedPaths, config.filesystemRoots);
+    const policy = options.files ?? 'owner';
+    // --filesystemRoot stands in for the roots of a client that has none, and bounds those it has.
+    this.files = new PathSandbox(sandboxOptions(config, policy));
     this.heap = new HeapSnapshots(heapOptions(config));
-    this.#holder = new ScopeHolder(host.browsers, {defaultContext: options.defaultContext});
+    this.#holder = new ScopeHolder(host.browsers, {
+      defaultContext: options.defaultContext,
+      // The contexts of a private session download into its own folder.
+      downloadsDir: policy === 'private' ? () => this.files.folder.sub('downloads') : undefined,
+    });
     this.#idle.resolve();
     this.server = new Server(
       {name: SERVER_NAME, version: SERVER_VERSION},
@@ -101,8 +120,16 @@ export class McpSession implements CallSession {
     return this.#holder.current;
   }
 
-  rootsReady(): Promise<void> {
-    return withTimeout(this.#roots.promise, ROOTS_TIMEOUT_MS, 'roots').catch(() => undefined);
+  /** Resolves once a roots/list in flight is answered, or ROOTS_WAIT_MS passed (once per request). */
+  async rootsReady(): Promise<void> {
+    const asking = this.#askingRoots;
+    if (!asking || this.#rootsWaitedOut) {
+      return;
+    }
+    await withTimeout(asking, ROOTS_WAIT_MS, 'roots').catch(() => {
+      this.#rootsWaitedOut = true;
+      debug(`the client did not answer roots/list within ${ROOTS_WAIT_MS} ms: going on with the roots we have`);
+    });
   }
 
   scope(): Promise<BrowserScope> {
@@ -115,6 +142,8 @@ export class McpSession implements CallSession {
 
   /** Serves the session over an MCP transport (any the SDK offers, or one that looks like them). */
   async connect(transport: object): Promise<void> {
+    // Streamable HTTP carries a request to the client only on a stream the client holds open.
+    this.#duplex = !('handleRequest' in transport);
     await this.server.connect(transport as Parameters<Server['connect']>[0]);
   }
 
@@ -142,37 +171,57 @@ export class McpSession implements CallSession {
     this.host.pipeline.scheduler.forget(this.id);
     await this.#holder.close().catch((error: unknown) => debug('closing the session scope failed', error));
     await this.heap.dispose().catch((error: unknown) => debug('stopping the heap host failed', error));
+    await this.files.dispose();
     for (const listener of this.#closeListeners) {
       listener();
     }
     this.#closeListeners.clear();
   }
 
+  /**
+   * Roots are asked for when the client can answer: at the first call after
+   * `initialized` or `roots/list_changed`, on that call's own stream (over
+   * HTTP a request sent outside a call waits for a GET stream the client may
+   * not have opened yet, and was lost). A stdio client is also asked at once
+   * on `initialized`.
+   */
   #handleRoots(): void {
     const {server} = this;
-    const refreshRoots = async () => {
-      try {
-        const result = await server.listRoots(undefined, {timeout: ROOTS_TIMEOUT_MS});
-        this.files.setRoots(result.roots.map(r => r.uri));
-      } catch (error) {
-        debug('roots/list failed', error);
-      } finally {
-        this.#roots.resolve();
-      }
-    };
     server.oninitialized = () => {
-      if (server.getClientCapabilities()?.roots) {
-        void refreshRoots();
-      } else {
-        this.#roots.resolve();
-        if (!this.host.config.allowUnrestrictedPaths) {
-          debug('The client has no roots: file outputs are limited to the OS temp dir.');
-        }
+      if (!server.getClientCapabilities()?.roots) {
+        debug('The client has no roots: file tools are limited to the operator roots and the session folder.');
+        return;
+      }
+      this.#rootsStale = true;
+      if (this.#duplex) {
+        this.#askRoots(undefined);
       }
     };
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-      void refreshRoots();
+      this.#rootsStale = true;
+      if (this.#duplex) {
+        this.#askRoots(undefined);
+      }
     });
+  }
+
+  /** Asks for the roots (on the stream of call `relatedRequestId`, if any) unless a request is in flight. */
+  #askRoots(relatedRequestId: string | number | undefined): void {
+    if (this.#askingRoots) {
+      return;
+    }
+    this.#rootsStale = false;
+    this.#rootsWaitedOut = false;
+    this.#askingRoots = (async () => {
+      try {
+        const result = await this.server.listRoots(undefined, {timeout: ROOTS_REQUEST_MS, relatedRequestId});
+        await this.files.setRoots(result.roots.map(r => r.uri));
+      } catch (error) {
+        debug('roots/list failed', error);
+      } finally {
+        this.#askingRoots = undefined;
+      }
+    })();
   }
 
   #handleTools(): void {
@@ -193,6 +242,10 @@ export class McpSession implements CallSession {
       const progress = callProgress(request.params._meta?.progressToken, extra.sendNotification);
       this.#begin();
       try {
+        if (this.#rootsStale) {
+          this.#askRoots(extra.requestId);
+        }
+        await this.rootsReady();
         const result = await pipeline.call(request.params.name, request.params.arguments, {
           progress: progress.report,
           signal: extra.signal,

@@ -34,6 +34,7 @@ import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ActionResult} from '../input/perform.js';
 import type {ProgressReporter} from '../util/progress.js';
+import type {OpenedFile} from '../util/safeOpen.js';
 
 /** File access for tools: every path goes through the sandbox (MCP roots, the temp dir). */
 export interface ToolFiles {
@@ -51,6 +52,12 @@ export interface ToolFiles {
   temporaryPath(filename: string): Promise<string>;
   /** Removes the temp folder temporaryPath made for `path`. */
   discardTemporary(path: string): Promise<void>;
+  /** Opens a file inside the allowed roots for reading (regular, one link, never through a link); close it. */
+  openRead(path: string): Promise<OpenedFile>;
+  /** A private copy of a file inside the allowed roots (for Chrome to read later); returns its path. */
+  privateCopy(path: string): Promise<string>;
+  /** The session's own folder (private, inside its roots, removed when the session ends). */
+  outputDir(): Promise<string>;
 }
 
 /** Heap snapshots loaded for analysis (in the heap host process) and those taken in this session. */
@@ -109,6 +116,8 @@ export interface ToolBrowser {
   serviceWorkerMessages(extensionId: string): readonly ConsoleEntry[];
   /** Every download of this browser session, oldest first. */
   downloads(): readonly DownloadRecord[];
+  /** Where this session's downloads are saved (undefined while they are refused). */
+  downloadsFolder(): string | undefined;
 }
 
 /** Installed web apps (`--categoryPwa`), by manifest id. */

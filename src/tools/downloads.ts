@@ -4,12 +4,15 @@ import {defineTool} from './defineTool.js';
 export const listDownloads = defineTool({
   name: 'list_downloads',
   description:
-    'List the downloads of this browser session: file name, URL, size, state (in progress, completed, canceled, refused) and where the file was saved (--downloadsDir). Responses of actions that start a download mention it too.',
+    "List the downloads of this browser session: file name, URL, size, state (in progress, completed, canceled, refused) and where the file was saved (over HTTP the session's own folder, else --downloadsDir). Responses of actions that start a download mention it too.",
   annotations: {category: 'input', readOnlyHint: true},
   beyondReference: true,
   sections: ['downloads'],
   schema: {},
   async handler(_request, response, {browser, config}) {
-    response.section('downloads', formatDownloadList([...browser.downloads()], config.downloadsDir));
+    response.section(
+      'downloads',
+      formatDownloadList([...browser.downloads()], browser.downloadsFolder() ?? config.downloadsDir),
+    );
   },
 });

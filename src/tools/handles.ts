@@ -121,6 +121,10 @@ export class BrowserHandle implements ToolBrowser {
   downloads(): readonly DownloadRecord[] {
     return this.scope.downloads();
   }
+
+  downloadsFolder(): string | undefined {
+    return this.scope.downloadsFolder();
+  }
 }
 
 export class PageHandle implements ToolPage {

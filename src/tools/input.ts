@@ -211,7 +211,9 @@ export const uploadFile = definePageTool({
     for (const path of params.filePaths) {
       paths.push(await checkedReadPath(files, config, path));
     }
-    const settle = await page.input.uploadFiles(params.uid, paths);
+    // Chrome reads the files later, by path: it gets private copies, made from what was checked.
+    const given = remote ? paths : await Promise.all(paths.map(path => files.privateCopy(path)));
+    const settle = await page.input.uploadFiles(params.uid, given);
     report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot);
   },
 });

@@ -1,10 +1,11 @@
-import {readFile} from 'node:fs/promises';
-
 import * as v from 'valibot';
 
 import type {Config} from '../config/options.js';
 import {formatHandledDialog} from '../response/format.js';
 import {definePageTool} from './defineTool.js';
+
+/** Largest `sourcePath` file read (code sent to the page in one message). */
+const MAX_SOURCE_FILE_BYTES = 10 * 1024 * 1024;
 
 /**
  * With --categoryExtensions the code can run in an extension service worker
@@ -102,9 +103,7 @@ export const evaluateScript = (config: Config) =>
       }
       let code = params.function;
       if (params.sourcePath !== undefined) {
-        code = await readFile(params.sourcePath, 'utf8').catch((error: Error) => {
-          throw new Error(`Could not read ${params.sourcePath}: ${error.message}`);
-        });
+        code = (await files.read(params.sourcePath, MAX_SOURCE_FILE_BYTES)).toString('utf8');
       }
       if (code === undefined || code.trim() === '') {
         throw new Error('Give the code to run in `function` (or a file in `sourcePath`).');

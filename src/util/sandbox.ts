@@ -1,37 +1,88 @@
-import {constants} from 'node:fs';
-import {type FileHandle, lstat, mkdir, mkdtemp, open, realpath, rm, unlink} from 'node:fs/promises';
+import {createWriteStream} from 'node:fs';
+import {type FileHandle, mkdtemp, rm, unlink, utimes} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
-import {basename, dirname, extname, isAbsolute, join, resolve, sep} from 'node:path';
-import {finished} from 'node:stream/promises';
-import {fileURLToPath} from 'node:url';
+import {basename, dirname, extname, join} from 'node:path';
+import {finished, pipeline} from 'node:stream/promises';
 
-/** Temp folders we create are named like this (the reference uses chrome-devtools-mcp-). */
+import {canonicalPath, clientRootPath, isInside, narrowRoots} from './roots.js';
+import {type OpenedFile, openForOverwrite, openForRead} from './safeOpen.js';
+import {SessionFolder} from './sessionFolder.js';
+
+export {canonicalPath} from './roots.js';
+
+/** Temp folders we create in the OS temp dir are named like this (the reference uses chrome-devtools-mcp-). */
 const TEMP_PREFIX = 'cdp-mcp-';
+/** What mkdtemp makes of TEMP_PREFIX: nothing else is ever removed as a temp folder. */
+const TEMP_FOLDER = /^cdp-mcp-[A-Za-z0-9]{6}$/;
+/** Fresh output folders inside a session folder. */
+const OUTPUT_PREFIX = 'out-';
+const OUTPUT_FOLDER = /^out-[A-Za-z0-9]{6}$/;
+
+export interface SandboxOptions {
+  /**
+   * The operator's roots (--filesystemRoot, canonical; `/` for
+   * --allowUnrestrictedPaths): the roots when the client sends none, and
+   * the ceiling its roots are narrowed to.
+   */
+  operatorRoots?: readonly string[];
+  /**
+   * The client is the operator (the stdio client of a server started
+   * without --filesystemRoot): its roots stand as they are. Otherwise,
+   * without operator roots, client roots give nothing.
+   */
+  trustClientRoots?: boolean;
+  /**
+   * The session's own folder replaces the OS temp dir: as a root, and as
+   * where outputs go by default (HTTP sessions). Without it the OS temp dir
+   * is a root, and default outputs go to fresh folders there (as the
+   * reference does).
+   */
+  privateFolder?: boolean;
+}
 
 /**
- * Where tools may write files: the MCP client's roots plus the OS temp dir.
- * Paths are canonicalised (symlinks of the longest existing ancestor resolved)
- * before the check, so neither `..` nor a symlink can lead outside a root.
+ * Where tools may read and write files: the roots (the operator's, narrowed
+ * by the client's), plus the session's own folder (or the OS temp dir).
+ * Paths are canonicalised (symlinks of the longest existing ancestor
+ * resolved) before the check, so neither `..` nor a symlink can lead outside
+ * a root; then the canonical path is opened without following any link
+ * (util/safeOpen), so a folder swapped after the check cannot either.
  */
 export class PathSandbox {
-  /** Client roots as file paths; undefined until the client told us (or has no roots capability). */
-  #roots: string[] | undefined;
+  /** The session's own folder (made on first use, removed by dispose()). */
+  readonly folder = new SessionFolder();
+  /** The client's roots, canonical and narrowed; undefined until the client told us (or when it has none). */
+  #clientRoots: string[] | undefined;
 
-  /**
-   * @param fallbackRoots the roots when the client sends none (`--filesystemRoot`);
-   *   the OS temp dir always counts.
-   */
-  constructor(
-    readonly allowUnrestricted: boolean,
-    readonly fallbackRoots: readonly string[] = [],
-  ) {}
+  constructor(readonly options: SandboxOptions = {}) {}
 
-  setRoots(uris: string[] | undefined): void {
-    this.#roots = uris?.map(uri => (uri.startsWith('file:') ? fileURLToPath(uri) : uri));
+  /** The roots client roots are narrowed to; undefined when they stand as they are. */
+  get ceiling(): readonly string[] | undefined {
+    const given = this.options.operatorRoots ?? [];
+    if (given.length) {
+      return given;
+    }
+    return this.options.trustClientRoots ? undefined : [];
+  }
+
+  /** Takes the client's roots (file: URIs); undefined: it has none. */
+  async setRoots(uris: string[] | undefined): Promise<void> {
+    if (uris === undefined) {
+      this.#clientRoots = undefined;
+      return;
+    }
+    const paths = (await Promise.all(uris.map(clientRootPath))).filter((p): p is string => p !== undefined);
+    this.#clientRoots = narrowRoots(paths, this.ceiling);
+  }
+
+  /** The session's own root: its folder (once made) or the OS temp dir. */
+  get ownRoot(): string | undefined {
+    return this.options.privateFolder ? this.folder.path : tmpdir();
   }
 
   get roots(): string[] {
-    return [...(this.#roots ?? this.fallbackRoots), tmpdir()];
+    const own = this.ownRoot;
+    return [...(this.#clientRoots ?? this.options.operatorRoots ?? []), ...(own ? [own] : [])];
   }
 
   /** Returns the canonical absolute path, or throws when it is outside every root. */
@@ -46,27 +97,21 @@ export class PathSandbox {
     if (canonical === undefined) {
       throw new Error(`Access denied: Cannot resolve base path for ${path}.`);
     }
-    if (this.#roots === undefined && this.allowUnrestricted) {
-      return canonical;
-    }
     for (const root of this.roots) {
       const realRoot = await canonicalPath(root);
-      if (
-        realRoot &&
-        (canonical === realRoot || canonical.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
-      ) {
+      if (realRoot && isInside(canonical, realRoot)) {
         return canonical;
       }
     }
+    const own = this.options.privateFolder ? "this session's folder" : 'the temp dir';
     throw new Error(
-      `Access denied: path ${path} (canonical: ${canonical}) is not within any of the configured workspace roots (${this.roots.join(', ')}). Write inside a workspace root or the temp dir.`,
+      `Access denied: path ${path} (canonical: ${canonical}) is not within any of the configured workspace roots (${this.roots.join(', ') || 'none yet'}). Write inside a workspace root or ${own}.`,
     );
   }
 
   /**
    * Writes `data` to `path` with its extension forced to `ext` (".png"),
-   * creating parent folders, never following a symlink at the file itself.
-   * Returns the path written.
+   * creating parent folders, never through a link. Returns the path written.
    */
   async save(data: Uint8Array | string, path: string, ext: string): Promise<string> {
     const {path: checked, handle} = await this.openForWrite(path, ext);
@@ -85,16 +130,9 @@ export class PathSandbox {
    * save(), for content streamed in pieces. The caller closes the handle.
    */
   async openForWrite(path: string, ext: string): Promise<{path: string; handle: FileHandle}> {
-    const target = await this.validate(withExtension(path, ext));
-    await mkdir(dirname(target), {recursive: true});
-    // The parent may have changed between validation and mkdir: check again.
-    const checked = await this.validate(target);
+    const checked = await this.validate(withExtension(path, ext));
     try {
-      const handle = await open(
-        checked,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-        0o600,
-      );
+      const {handle} = await openForOverwrite(checked);
       return {path: checked, handle};
     } catch (error) {
       throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
@@ -133,25 +171,57 @@ export class PathSandbox {
     return checked;
   }
 
-  /** Reads a file inside the roots; refuses one larger than `maxBytes` (and anything but a regular file). */
-  async read(path: string, maxBytes: number): Promise<Buffer> {
+  /**
+   * Opens a file inside the roots for reading (a regular file with one link,
+   * never through a link). The caller closes the handle.
+   */
+  async openRead(path: string): Promise<OpenedFile> {
     const checked = await this.validate(path);
-    let handle;
     try {
-      handle = await open(checked, constants.O_RDONLY | constants.O_NOFOLLOW);
-      const stats = await handle.stat();
-      if (!stats.isFile()) {
-        throw new Error('it is not a regular file');
-      }
-      if (stats.size > maxBytes) {
-        throw new Error(`it has ${stats.size} bytes, more than the ${maxBytes} allowed`);
-      }
-      return await handle.readFile();
+      return await openForRead(checked);
     } catch (error) {
       throw new Error(`Could not read ${checked}: ${(error as Error).message}`, {cause: error});
-    } finally {
-      await handle?.close();
     }
+  }
+
+  /** Reads a file inside the roots; refuses one larger than `maxBytes` (and anything openRead refuses). */
+  async read(path: string, maxBytes: number): Promise<Buffer> {
+    const {handle, stats, path: checked} = await this.openRead(path);
+    try {
+      if (stats.size > maxBytes) {
+        throw new Error(`Could not read ${checked}: it has ${stats.size} bytes, more than the ${maxBytes} allowed`);
+      }
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * A private copy of a file inside the roots, in a fresh folder of the
+   * session's own folder, under the same name and modification time: what
+   * another program (Chrome, for uploads) may read later, when the
+   * original could have been swapped. Removed with the session's folder.
+   */
+  async privateCopy(path: string): Promise<string> {
+    const {handle, stats, path: checked} = await this.openRead(path);
+    try {
+      const copy = join(await this.folder.fresh('upload-'), basename(checked));
+      await pipeline(handle.createReadStream({autoClose: false}), createWriteStream(copy, {flags: 'wx', mode: 0o600}));
+      await utimes(copy, stats.atime, stats.mtime);
+      return copy;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * The session's own folder: private (0700), always inside its roots,
+   * removed when the session ends. For outputs a tool writes on its own
+   * (an answer too large to return, for one).
+   */
+  outputDir(): Promise<string> {
+    return this.folder.get();
   }
 
   /** A fresh private temp folder per file, as the reference does. */
@@ -159,17 +229,29 @@ export class PathSandbox {
     return this.save(data, await this.temporaryPath(filename), extname(filename));
   }
 
-  /** A path for `filename` in a fresh private temp folder, for a file written later. */
+  /** A path for `filename` in a fresh folder (the session's, or the OS temp dir's), for a file written later. */
   async temporaryPath(filename: string): Promise<string> {
-    return join(await mkdtemp(join(tmpdir(), TEMP_PREFIX)), filename);
+    const dir = this.options.privateFolder
+      ? await this.folder.fresh(OUTPUT_PREFIX)
+      : await mkdtemp(join(tmpdir(), TEMP_PREFIX));
+    return join(dir, filename);
   }
 
-  /** Removes the temp folder temporaryPath made for `path` (nothing else). */
+  /** Removes the folder temporaryPath made for `path` (nothing else). */
   async discardTemporary(path: string): Promise<void> {
     const dir = dirname(path);
-    if (dirname(dir) === tmpdir() && basename(dir).startsWith(TEMP_PREFIX)) {
+    const name = basename(dir);
+    const madeHere =
+      (dirname(dir) === tmpdir() && TEMP_FOLDER.test(name)) ||
+      (dirname(dir) === this.folder.path && OUTPUT_FOLDER.test(name));
+    if (madeHere) {
       await rm(dir, {recursive: true, force: true});
     }
+  }
+
+  /** Removes the session's folder (the session ended). */
+  dispose(): Promise<void> {
+    return this.folder.dispose();
   }
 }
 
@@ -177,37 +259,4 @@ export class PathSandbox {
 export function withExtension(path: string, ext: string): string {
   const current = extname(path);
   return (current ? path.slice(0, -current.length) : path) + ext;
-}
-
-/** realpath of the longest existing ancestor, with the missing tail re-appended. */
-export async function canonicalPath(path: string): Promise<string | undefined> {
-  const absolute = isAbsolute(path) ? resolve(path) : resolve(process.cwd(), path);
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      const real = await realpath(current);
-      return missing.length ? join(real, ...missing.reverse()) : real;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        return undefined;
-      }
-      // A dangling symlink could point anywhere once its target is created.
-      if (
-        await lstat(current).then(
-          s => s.isSymbolicLink(),
-          () => false,
-        )
-      ) {
-        return undefined;
-      }
-      const parent = dirname(current);
-      if (parent === current) {
-        return undefined;
-      }
-      missing.push(current.slice(parent.length).replace(/^[\\/]/, ''));
-      current = parent;
-    }
-  }
 }

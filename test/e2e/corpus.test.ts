@@ -10,15 +10,12 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import {type ComparisonPoint, CorpusComparison} from '../support/corpus/compare.js';
+import {assertSamePoint, type ComparisonPoint, CorpusComparison} from '../support/corpus/compare.js';
 import {CORPUS} from '../support/corpus/index.js';
-import {changedLines, CORPUS_ARGS} from '../support/corpus/report.js';
+import {CORPUS_ARGS} from '../support/corpus/report.js';
 import {openCorpusPage, runStep, serveCorpus} from '../support/corpus/runner.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {type OraclePair, startOraclePair} from '../support/oracle.js';
-
-/** Differing lines shown in a failure message. */
-const SHOWN_DIFF_LINES = 60;
 
 describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => {
   let fixtures: FixtureServer;
@@ -34,19 +31,6 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
     await fixtures?.stop();
   });
 
-  const assertSame = (page: string, when: string, point: ComparisonPoint) => {
-    const failures: string[] = [];
-    for (const [mode, {diff}] of [
-      ['non-verbose', point.nonVerbose],
-      ['verbose', point.verbose],
-    ] as const) {
-      if (diff.length) {
-        failures.push(`${mode}: ${changedLines(diff)} differing lines`, ...diff.slice(0, SHOWN_DIFF_LINES));
-      }
-    }
-    assert.deepEqual(failures, [], `${page} ${when}: our snapshot differs from chrome-devtools-mcp's`);
-  };
-
   for (const page of CORPUS) {
     describe(`${page.id}: ${page.constructs.join(', ')}`, () => {
       let comparison: CorpusComparison;
@@ -58,7 +42,7 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
         latest = undefined;
         await Promise.all([openCorpusPage(pair.ours, fixtures, page), openCorpusPage(pair.theirs, fixtures, page)]);
         latest = await comparison.compare();
-        assertSame(page.id, 'after load', latest);
+        assertSamePoint(page.id, 'after load', latest);
       });
       for (const step of page.steps) {
         it(`after "${step.label}" (${step.tool})`, async () => {
@@ -67,7 +51,7 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
           latest = undefined;
           await Promise.all([runStep(pair.ours, before.oursText, step), runStep(pair.theirs, before.theirsText, step)]);
           latest = await comparison.compare();
-          assertSame(page.id, `after "${step.label}"`, latest);
+          assertSamePoint(page.id, `after "${step.label}"`, latest);
         });
       }
     });

@@ -10,19 +10,20 @@
 import {createRequire} from 'node:module';
 import path from 'node:path';
 
-import {type CallResult, CHROME_PATH, startServer, type TestServer} from './mcpClient.js';
+import {type CallResult, CHROME_PATH, startServer, TEST_FLAGS, type TestServer} from './mcpClient.js';
 import {referenceServer} from './referenceRecord.js';
 
 /** Window content size given to both servers (the bench's default). */
 export const ORACLE_VIEWPORT = '1280x720';
 
-/** What the reference is started with in every comparison (as scripts/bench/session.ts does). */
+/**
+ * What the reference is started with in every comparison (as
+ * scripts/bench/session.ts does), besides the window (headless, ORACLE_VIEWPORT unless told).
+ */
 const THEIR_FLAGS = [
   '--executablePath',
   CHROME_PATH,
-  '--headless',
   '--isolated',
-  `--viewport=${ORACLE_VIEWPORT}`,
   '--chromeArg=--no-sandbox',
   '--chromeArg=--disable-gpu',
   '--no-usage-statistics',
@@ -63,17 +64,32 @@ export interface OracleOptions {
    * the live reference always runs.
    */
   record?: string;
+  /** `--viewport` of both servers (ORACLE_VIEWPORT by default); false: none, each keeps its default window. */
+  viewport?: string | false;
+  /** false: both Chromes get a window (on the display DISPLAY names). */
+  headless?: boolean;
 }
 
 /** Starts our server and the reference side by side. */
 export async function startOraclePair(options: OracleOptions = {}): Promise<OraclePair> {
   const extra = options.args ?? [];
+  const viewport = options.viewport ?? ORACLE_VIEWPORT;
+  const headless = options.headless ?? true;
+  const window = [...(headless ? ['--headless'] : []), ...(viewport ? [`--viewport=${viewport}`] : [])];
+  // A record names the window only when it is not the usual one (records made before it could be chosen).
+  const usualWindow = headless && viewport === ORACLE_VIEWPORT;
+  const recordFlags = usualWindow ? extra : [`--headless=${headless}`, `--viewport=${viewport || 'none'}`, ...extra];
   const startTheirs = () =>
-    startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...extra], env: THEIR_ENV});
+    startServer({bin: referenceBin(), replaceFlags: true, args: [...THEIR_FLAGS, ...window, ...extra], env: THEIR_ENV});
+  const ourFlags = TEST_FLAGS.filter(flag => flag !== '--headless');
   const [ours, theirs] = await Promise.allSettled([
     // Whole outputs, as the reference gives them (ours caps them by default).
-    startServer({args: [`--viewport=${ORACLE_VIEWPORT}`, '--maxOutputChars', '0', ...extra], env: options.env}),
-    options.record ? referenceServer(options.record, extra, startTheirs) : startTheirs(),
+    startServer({
+      replaceFlags: true,
+      args: [...ourFlags, ...window, '--maxOutputChars', '0', ...extra],
+      env: options.env,
+    }),
+    options.record ? referenceServer(options.record, recordFlags, startTheirs) : startTheirs(),
   ]);
   if (ours.status === 'rejected' || theirs.status === 'rejected') {
     const closing: Array<Promise<void>> = [];

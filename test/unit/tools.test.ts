@@ -13,7 +13,7 @@ function pipeline(config: Config = DEFAULT_CONFIG): Pipeline {
     tools: createTools(config),
     config,
     browsers: new BrowserManager(config),
-    files: new PathSandbox(false),
+    files: new PathSandbox(),
     heap: new HeapSnapshots(),
   });
 }

@@ -5,6 +5,7 @@
  */
 import type {CdpConnection} from '../../cdp/CdpConnection.js';
 import {CdpTimeoutError} from '../../cdp/errors.js';
+import {openCheckedFolder} from '../../util/safeOpen.js';
 
 /** How long Chrome may take to load or remove an extension. */
 const EXTENSION_TIMEOUT_MS = 30_000;
@@ -28,11 +29,30 @@ async function timed<T>(promise: Promise<T>, timeoutText: string): Promise<T> {
   }
 }
 
+/**
+ * Loads the unpacked extension in folder `path` (canonical, checked against
+ * the roots). Chrome reads the folder itself, by path: so the folder must be
+ * a real one (no link on its way) when handed over, and the folder Chrome
+ * says it loaded must be that path; an extension loaded from anywhere else
+ * (a folder swapped in between) is removed again.
+ */
 export async function installExtension(connection: CdpConnection, path: string): Promise<string> {
+  const folder = await openCheckedFolder(path);
+  if (!folder) {
+    throw new Error(
+      `${path} is not a folder (or a folder on its way is a symbolic link). Give the extension's folder.`,
+    );
+  }
+  await folder.close();
   const {id} = await timed(
     connection.send('Extensions.loadUnpacked', {path}, undefined, EXTENSION_TIMEOUT_MS),
     'Timeout installing extension',
   );
+  const loaded = (await listExtensions(connection)).find(extension => extension.id === id);
+  if (loaded && loaded.path !== path) {
+    await uninstallExtension(connection, id).catch(() => undefined);
+    throw new Error(`${path} changed while Chrome loaded it (Chrome read ${loaded.path}); the extension was removed.`);
+  }
   return id;
 }
 

@@ -4,29 +4,12 @@ import {CdpConnection, type CdpSession} from '../../cdp/CdpConnection.js';
 import {DEFAULT_DOWNLOADS_DIR} from '../../config/flagTable.js';
 import {type Deferred, deferred, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
-import {canonicalPath} from '../../util/sandbox.js';
 import {ExtensionWorkers, isExtensionWorker} from '../apps/extensionWorkers.js';
-import {DownloadTracker, type FolderCheck} from '../downloads/downloads.js';
+import {canonicalFolder, type DownloadOptions, DownloadTracker} from '../downloads/downloads.js';
 import {BrowserMocks} from '../network/networkMocks.js';
 import {applyUrlPolicy, UrlPolicy} from '../network/urlPolicy.js';
 import {Page} from './Page.js';
 import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
-
-/** Where downloads go and how their folder is checked against the allowed roots. */
-export interface DownloadOptions {
-  dir: string;
-  /** By default any folder that can be resolved. */
-  check?: FolderCheck;
-}
-
-/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
-async function canonicalFolder(dir: string): Promise<string> {
-  const path = await canonicalPath(dir);
-  if (!path) {
-    throw new Error(`cannot resolve ${dir}`);
-  }
-  return path;
-}
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
@@ -388,10 +371,10 @@ export class Browser {
   }
 
   /** A new browser context (own cookies, storage, cache, permissions) owned by `ownerId`. */
-  async createContext(ownerId: number, name: string | undefined): Promise<string> {
+  async createContext(ownerId: number, name: string | undefined, downloadsDir?: string): Promise<string> {
     const {browserContextId} = await this.connection.send('Target.createBrowserContext', {});
     this.#contexts.set(browserContextId, {ownerId, name});
-    await this.downloads.addContext(browserContextId);
+    await this.downloads.addContext(browserContextId, downloadsDir);
     return browserContextId;
   }
 
@@ -399,7 +382,11 @@ export class Browser {
    * Takes over contexts a session owned on an earlier connection to this
    * browser (a reconnect), with the pages in them. Returns the ids that still exist.
    */
-  async adoptContexts(ownerId: number, contexts: Array<{id: string; name: string | undefined}>): Promise<string[]> {
+  async adoptContexts(
+    ownerId: number,
+    contexts: Array<{id: string; name: string | undefined}>,
+    downloadsDir?: string,
+  ): Promise<string[]> {
     if (!contexts.length) {
       return [];
     }
@@ -407,7 +394,7 @@ export class Browser {
     const alive = contexts.filter(c => browserContextIds.includes(c.id));
     for (const {id, name} of alive) {
       this.#contexts.set(id, {ownerId, name});
-      await this.downloads.addContext(id);
+      await this.downloads.addContext(id, downloadsDir);
       for (const page of this.#pages.values()) {
         if (page.browserContextId === id) {
           page.ownerId = ownerId;

@@ -19,6 +19,8 @@ export interface ScopeOptions {
   previous?: ScopeContexts;
   /** Content size of the session's first page (--viewport), when the scope opens one. */
   viewport?: {width: number; height: number};
+  /** The session's own downloads folder: the contexts it creates download there (else into --downloadsDir). */
+  downloadsDir?: string;
 }
 
 /** The contexts a scope owns, by name (undefined: its main one). */
@@ -42,13 +44,17 @@ export class BrowserScope implements PageOwner {
   #selectionNote: string | undefined;
   #closed = false;
 
-  private constructor(readonly browser: Browser) {
+  private constructor(
+    readonly browser: Browser,
+    /** Where the contexts this scope creates download to (undefined: --downloadsDir). */
+    readonly downloadsDir: string | undefined,
+  ) {
     trackLive('browserScope', this);
   }
 
   /** Registers the scope with the browser and makes sure it has a page to act on. */
   static async open(browser: Browser, options: ScopeOptions): Promise<BrowserScope> {
-    const scope = new BrowserScope(browser);
+    const scope = new BrowserScope(browser, options.downloadsDir);
     browser.addOwner(scope, {defaultContext: options.defaultContext});
     try {
       await scope.#init(options);
@@ -61,7 +67,7 @@ export class BrowserScope implements PageOwner {
 
   async #init(options: ScopeOptions): Promise<void> {
     const previous = options.previous ?? [];
-    const adopted = new Set(await this.browser.adoptContexts(this.ownerId, previous));
+    const adopted = new Set(await this.browser.adoptContexts(this.ownerId, previous, this.downloadsDir));
     for (const {id, name} of previous) {
       if (!adopted.has(id)) {
         continue;
@@ -73,7 +79,7 @@ export class BrowserScope implements PageOwner {
       }
     }
     if (!options.defaultContext && this.#mainContext === undefined) {
-      this.#mainContext = await this.browser.createContext(this.ownerId, undefined);
+      this.#mainContext = await this.browser.createContext(this.ownerId, undefined, this.downloadsDir);
     }
     const defaultOwner = this.browser.isDefaultOwner(this);
     // The default-context owner has the pages Chrome started with (or none, as before sessions existed).
@@ -113,6 +119,11 @@ export class BrowserScope implements PageOwner {
    */
   ownsDownload(record: DownloadRecord): boolean {
     return record.ownerId === undefined ? this.browser.isDefaultOwner(this) : record.ownerId === this.ownerId;
+  }
+
+  /** Where this session's downloads go: its own folder, or --downloadsDir (undefined while denied). */
+  downloadsFolder(): string | undefined {
+    return this.browser.downloads.folderOf(this.#mainContext);
   }
 
   /** This session's downloads, oldest first. */
@@ -183,7 +194,7 @@ export class BrowserScope implements PageOwner {
     if (options.isolatedContext) {
       browserContextId = this.#named.get(options.isolatedContext);
       if (!browserContextId) {
-        browserContextId = await this.browser.createContext(this.ownerId, options.isolatedContext);
+        browserContextId = await this.browser.createContext(this.ownerId, options.isolatedContext, this.downloadsDir);
         this.#named.set(options.isolatedContext, browserContextId);
       }
     }

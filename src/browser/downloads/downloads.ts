@@ -1,16 +1,19 @@
 /**
- * Downloads of every browser context: saved into --downloadsDir under their
- * download guid (Chrome's allowAndName, so no server-chosen name can point
- * elsewhere), renamed to their suggested file name once complete. The folder
- * must be inside the allowed roots: checked when behaviour is set, before
- * tool calls (FOLDER_RECHECK_MS) and when a download begins; outside them Chrome is told to
- * deny downloads, and one that begins anyway is cancelled and marked refused.
- * The default folder, at a fixed path in the shared temp dir, must also be
- * a real folder of ours, closed to other users. Each record remembers the
- * session whose page started it; sessions see only their own.
+ * Downloads of every browser context: saved under their download guid
+ * (Chrome's allowAndName, so no server-chosen name can point elsewhere),
+ * renamed to their suggested file name once complete. A context of an HTTP
+ * session downloads into that session's own folder (private, inside its
+ * roots, removed with the session). The others (the default context: the
+ * stdio client, --sharedContext) download into --downloadsDir, which must be
+ * inside the allowed roots: checked when behaviour is set, before tool calls
+ * (FOLDER_RECHECK_MS) and when a download begins; outside them Chrome is
+ * told to deny downloads, and one that begins anyway is cancelled and marked
+ * refused. The default folder, at a fixed path in the shared temp dir, must
+ * also be a real folder of ours, closed to other users. Each record
+ * remembers the session whose page started it; sessions see only their own.
  */
 import {link, mkdir, unlink} from 'node:fs/promises';
-import {basename, extname, join} from 'node:path';
+import {basename, dirname, extname, join} from 'node:path';
 
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpConnection} from '../../cdp/CdpConnection.js';
@@ -18,6 +21,7 @@ import {DEFAULT_DOWNLOADS_DIR} from '../../config/flagTable.js';
 import {deferred, errorMessage, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
 import {ensurePrivateFolder} from '../../util/privateFolder.js';
+import {canonicalPath} from '../../util/roots.js';
 
 export type DownloadState = 'inProgress' | 'completed' | 'canceled' | 'refused';
 
@@ -42,6 +46,22 @@ export interface DownloadRecord {
 
 /** Checks a folder against the allowed roots; returns its canonical path or throws saying why not. */
 export type FolderCheck = (dir: string) => Promise<string>;
+
+/** Where downloads go and how their folder is checked against the allowed roots. */
+export interface DownloadOptions {
+  dir: string;
+  /** By default any folder that can be resolved. */
+  check?: FolderCheck;
+}
+
+/** The check when no sandbox is given (embedding, tests): any existing or creatable folder. */
+export async function canonicalFolder(dir: string): Promise<string> {
+  const path = await canonicalPath(dir);
+  if (!path) {
+    throw new Error(`cannot resolve ${dir}`);
+  }
+  return path;
+}
 
 /** Longest kept file name (bytes matter on most file systems; characters are close enough here). */
 const MAX_FILE_NAME_CHARS = 200;
@@ -70,7 +90,10 @@ export function safeFileName(suggested: string): string {
 export class DownloadTracker {
   readonly #records = new Map<string, DownloadRecord>();
   readonly #done = new Map<string, ReturnType<typeof deferred<void>>>();
-  readonly #contexts = new Set<string | undefined>();
+  /** Configured contexts (undefined: the default one) and the folder of their own, if they have one. */
+  readonly #contexts = new Map<string | undefined, string | undefined>();
+  /** The folder each download in progress is saved to (its context's). */
+  readonly #folders = new Map<string, string | undefined>();
   /** Told about every download that begins. */
   readonly #beginListeners = new Set<() => void>();
   /** Completed downloads whose file is being renamed (progress events can repeat). */
@@ -95,13 +118,19 @@ export class DownloadTracker {
     connection.on('Browser.downloadProgress', event => void this.#onProgress(event));
   }
 
-  /** Sets the behaviour of a browser context (undefined: the default one); idempotent. */
-  async addContext(browserContextId: string | undefined): Promise<void> {
+  /**
+   * Sets the behaviour of a browser context (undefined: the default one);
+   * idempotent. `ownDir`: a folder of the context's own (a session's private
+   * folder), used as it is; otherwise the context shares --downloadsDir.
+   */
+  async addContext(browserContextId: string | undefined, ownDir?: string): Promise<void> {
     if (this.#contexts.has(browserContextId)) {
       return;
     }
-    this.#contexts.add(browserContextId);
-    if (!this.#configured) {
+    this.#contexts.set(browserContextId, ownDir);
+    if (ownDir !== undefined) {
+      await this.#apply(browserContextId);
+    } else if (!this.#configured) {
       await this.refresh();
     } else {
       await this.#apply(browserContextId);
@@ -147,11 +176,17 @@ export class DownloadTracker {
     this.#allowedDir = allowed;
     this.#refusal = refusal;
     this.#configured = true;
-    await Promise.all([...this.#contexts].map(id => this.#apply(id)));
+    const shared = [...this.#contexts].filter(([, own]) => own === undefined).map(([id]) => id);
+    await Promise.all(shared.map(id => this.#apply(id)));
+  }
+
+  /** The folder a context's downloads go to; undefined while they are denied. */
+  folderOf(browserContextId: string | undefined): string | undefined {
+    return this.#contexts.get(browserContextId) ?? this.#allowedDir;
   }
 
   async #apply(browserContextId: string | undefined): Promise<void> {
-    const dir = this.#allowedDir;
+    const dir = this.folderOf(browserContextId);
     await this.connection
       .send('Browser.setDownloadBehavior', {
         behavior: dir ? 'allowAndName' : 'deny',
@@ -223,14 +258,18 @@ export class DownloadTracker {
     this.#records.set(guid, record);
     this.#done.set(guid, deferred<void>());
     this.#trim();
+    const ownDir = this.#contexts.get(page?.browserContextId);
+    this.#folders.set(guid, ownDir);
+    if (ownDir !== undefined) {
+      this.#notifyBegun();
+      return;
+    }
     // Chrome denies downloads while the folder is outside the roots: say so at once.
     const denied = this.#configured && !this.#allowedDir;
     if (denied) {
       this.#finish(record, 'refused', this.#refusal);
     }
-    for (const listener of [...this.#beginListeners]) {
-      listener();
-    }
+    this.#notifyBegun();
     if (denied) {
       return;
     }
@@ -240,6 +279,12 @@ export class DownloadTracker {
       this.#finish(record, 'refused', this.#refusal);
       const context = page?.browserContextId ? {browserContextId: page.browserContextId} : {};
       await this.connection.send('Browser.cancelDownload', {guid, ...context}).catch(() => undefined);
+    }
+  }
+
+  #notifyBegun(): void {
+    for (const listener of [...this.#beginListeners]) {
+      listener();
     }
   }
 
@@ -254,9 +299,11 @@ export class DownloadTracker {
       this.#finish(record, 'canceled');
     } else if (state === 'completed') {
       this.#finishing.add(guid);
-      const dir = this.#allowedDir;
+      const dir = this.#folders.get(guid) ?? this.#allowedDir;
       const saved = filePath ?? (dir ? join(dir, guid) : undefined);
-      record.path = saved && dir ? await this.#rename(saved, dir, record) : saved;
+      // Renamed only inside the folder it was saved to: never moved into another context's folder.
+      const inPlace = saved !== undefined && dir !== undefined && dirname(saved) === dir;
+      record.path = inPlace ? await this.#rename(saved, dir, record) : saved;
       this.#finishing.delete(guid);
       this.#finish(record, 'completed');
     }
@@ -283,6 +330,7 @@ export class DownloadTracker {
   }
 
   #finish(record: DownloadRecord, state: DownloadState, note?: string): void {
+    this.#folders.delete(record.guid);
     record.state = state;
     record.note ??= note;
     this.#done.get(record.guid)?.resolve();
@@ -296,6 +344,7 @@ export class DownloadTracker {
         return;
       }
       this.#records.delete(oldest);
+      this.#folders.delete(oldest);
       this.#done.get(oldest)?.resolve();
       this.#done.delete(oldest);
     }

@@ -1,4 +1,3 @@
-import {open} from 'node:fs/promises';
 import {fileURLToPath} from 'node:url';
 
 import {isIgnored, originalPositionFor, TraceMap} from '@jridgewell/trace-mapping';
@@ -31,7 +30,7 @@ interface ScriptInfo {
 /** What loading a map may touch: the URL policy for remote maps, the path sandbox for file maps. */
 export interface SourceMapAccess {
   policy: UrlPolicy;
-  files: Pick<PathSandbox, 'validate'>;
+  files: Pick<PathSandbox, 'openRead'>;
   /** Session and frame through which remote maps are fetched (the page's main frame). */
   session: CdpSession;
   frameId: string;
@@ -218,12 +217,10 @@ function decodeDataUrl(dataUrl: string): string | undefined {
   return text.length > MAX_MAP_BYTES ? undefined : text;
 }
 
-async function readSandboxedFile(path: string, files: Pick<PathSandbox, 'validate'>): Promise<string | undefined> {
-  const checked = await files.validate(path);
-  const handle = await open(checked, 'r');
+async function readSandboxedFile(path: string, files: Pick<PathSandbox, 'openRead'>): Promise<string | undefined> {
+  const {handle, stats} = await files.openRead(path);
   try {
-    const {size} = await handle.stat();
-    if (size > MAX_MAP_BYTES) {
+    if (stats.size > MAX_MAP_BYTES) {
       return undefined;
     }
     return await handle.readFile('utf8');

@@ -37,7 +37,14 @@ export class SnapshotThread {
     readonly options: ThreadOptions,
   ) {
     this.#worker = new Worker(heapEntryPath('thread'), {
-      workerData: {role: 'snapshot', modulePath: options.modulePath, path: file.path, size: file.size},
+      workerData: {
+        role: 'snapshot',
+        modulePath: options.modulePath,
+        path: file.path,
+        size: file.size,
+        dev: file.dev,
+        ino: file.ino,
+      },
       resourceLimits: options.resourceLimits,
       stdout: true,
       stderr: true,

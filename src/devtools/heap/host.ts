@@ -64,7 +64,10 @@ async function ensureLoaded(files: FileRef[], requestId: number, notes: string[]
   const keep = new Set(files.map(f => f.path));
   for (const file of files) {
     const thread = threads.get(file.path);
-    if (thread && (thread.file.size !== file.size || thread.file.mtimeMs !== file.mtimeMs)) {
+    if (
+      thread &&
+      (thread.file.size !== file.size || thread.file.mtimeMs !== file.mtimeMs || thread.file.ino !== file.ino)
+    ) {
       await unload(file.path);
       notes.push(`Note: reloaded heap snapshot ${file.path}: the file changed since it was loaded.`);
     }

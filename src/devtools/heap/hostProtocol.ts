@@ -5,6 +5,9 @@ export interface FileRef {
   path: string;
   size: number;
   mtimeMs: number;
+  /** Device and inode (decimal) of the file that was checked: the loader reads that file or none. */
+  dev: string;
+  ino: string;
 }
 
 export interface HostConfig {

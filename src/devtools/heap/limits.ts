@@ -1,7 +1,7 @@
 /** How much the heap analysis may hold, and the file checks made before loading anything. */
-import {open, stat} from 'node:fs/promises';
 import {totalmem} from 'node:os';
 
+import {openForRead} from '../../util/safeOpen.js';
 import type {FileRef} from './hostProtocol.js';
 
 /** Snapshots kept loaded at once (a compare needs two). */
@@ -35,12 +35,16 @@ const SNAPSHOT_EXTENSIONS = ['.heapsnapshot', '.heaptimeline'];
 const HEADER = /^\s*\{\s*"snapshot"\s*:/;
 const HEADER_BYTES = 64;
 
-/** Checks a snapshot file before it is loaded; returns what identifies this version of it. */
+/**
+ * Checks a snapshot file (canonical path, inside the roots) before it is
+ * loaded: opened without following links, a regular file with one link;
+ * returns what identifies this version of it.
+ */
 export async function checkSnapshotFile(path: string, memoryLimitBytes: number): Promise<FileRef> {
   if (!SNAPSHOT_EXTENSIONS.some(ext => path.endsWith(ext))) {
     throw new Error(`File ${path} must have a .heapsnapshot or .heaptimeline extension.`);
   }
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+  const {handle} = await openForRead(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') {
       throw new Error(
         `Heap snapshot ${path} does not exist. Take one with take_heapsnapshot, or pass the path of an existing .heapsnapshot file.`,
@@ -48,28 +52,26 @@ export async function checkSnapshotFile(path: string, memoryLimitBytes: number):
     }
     throw new Error(`Cannot read heap snapshot ${path}: ${error.message}`);
   });
-  if (!info.isFile()) {
-    throw new Error(`${path} is not a file. Pass the path of a .heapsnapshot file.`);
-  }
-  if (info.size === 0) {
-    throw new Error(`Heap snapshot ${path} is empty. Take the snapshot again with take_heapsnapshot.`);
-  }
-  const needed = estimatedSnapshotBytes(info.size);
-  if (needed > memoryLimitBytes) {
-    throw new Error(
-      `Heap snapshot ${path} is ${Math.round(info.size / MB)} MB; analyzing it needs about ${Math.round(needed / MB)} MB, more than the heap analysis limit of ${Math.round(memoryLimitBytes / MB)} MB. Start the server with a larger --heapSnapshotMemoryLimit (in MB), or take a snapshot of a smaller page.`,
-    );
-  }
-  const handle = await open(path, 'r');
   try {
+    const info = await handle.stat({bigint: true});
+    const size = Number(info.size);
+    if (size === 0) {
+      throw new Error(`Heap snapshot ${path} is empty. Take the snapshot again with take_heapsnapshot.`);
+    }
+    const needed = estimatedSnapshotBytes(size);
+    if (needed > memoryLimitBytes) {
+      throw new Error(
+        `Heap snapshot ${path} is ${Math.round(size / MB)} MB; analyzing it needs about ${Math.round(needed / MB)} MB, more than the heap analysis limit of ${Math.round(memoryLimitBytes / MB)} MB. Start the server with a larger --heapSnapshotMemoryLimit (in MB), or take a snapshot of a smaller page.`,
+      );
+    }
     const {buffer, bytesRead} = await handle.read(Buffer.alloc(HEADER_BYTES), 0, HEADER_BYTES, 0);
     if (!HEADER.test(buffer.subarray(0, bytesRead).toString('utf8'))) {
       throw new Error(
         `${path} is not a V8 heap snapshot (it does not start with a "snapshot" header). Use a file written by take_heapsnapshot or saved from DevTools' Memory panel.`,
       );
     }
+    return {path, size, mtimeMs: Number(info.mtimeMs), dev: String(info.dev), ino: String(info.ino)};
   } finally {
     await handle.close();
   }
-  return {path, size: info.size, mtimeMs: info.mtimeMs};
 }

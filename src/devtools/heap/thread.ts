@@ -5,7 +5,8 @@
  * into DevTools' loader; nothing of the snapshot leaves the thread except the
  * reduced query results.
  */
-import {createReadStream} from 'node:fs';
+import {constants} from 'node:fs';
+import {type FileHandle, open} from 'node:fs/promises';
 import {getHeapStatistics} from 'node:v8';
 import {MessageChannel, type MessagePort, parentPort, Worker, workerData} from 'node:worker_threads';
 
@@ -37,7 +38,8 @@ async function load(module: HeapSnapshotModule): Promise<SnapshotQueries> {
   const loader = new module.HeapSnapshotLoader.HeapSnapshotLoader({sendEvent: () => {}});
   let loaded = 0;
   let lastReport = 0;
-  for await (const chunk of createReadStream(data.path, {encoding: 'utf8', highWaterMark: READ_CHUNK_BYTES})) {
+  const file = await openChecked(data.path, data.dev, data.ino);
+  for await (const chunk of file.createReadStream({encoding: 'utf8', highWaterMark: READ_CHUNK_BYTES})) {
     loader.write(chunk as string);
     loaded += Buffer.byteLength(chunk as string);
     const now = Date.now();
@@ -70,6 +72,22 @@ async function load(module: HeapSnapshotModule): Promise<SnapshotQueries> {
     secondary.removeAllListeners();
     void secondary.terminate();
   }
+}
+
+/**
+ * Opens the snapshot file the server checked: by path (this process cannot
+ * be handed the server's descriptor), never through a link at the file, and
+ * only if it is still the same file (device and inode), so a folder swapped
+ * on the way since the check leads nowhere.
+ */
+async function openChecked(path: string, dev: string, ino: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const stats = await handle.stat({bigint: true});
+  if (String(stats.dev) !== dev || String(stats.ino) !== ino || stats.nlink !== 1n || !stats.isFile()) {
+    await handle.close();
+    throw new Error(`${path} changed after it was checked (it is another file now). Try again.`);
+  }
+  return handle;
 }
 
 function memoryBytes(): number {

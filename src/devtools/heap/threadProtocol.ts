@@ -7,6 +7,9 @@ export type ThreadData =
       modulePath: string;
       path: string;
       size: number;
+      /** The checked file's device and inode: a file found at `path` must be that one. */
+      dev: string;
+      ino: string;
       resourceLimits?: ResourceLimits;
     }
   | {role: 'secondary'; modulePath: string; port: MessagePort};

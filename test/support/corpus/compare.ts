@@ -6,9 +6,15 @@
  * latest snapshot, whose uids the next interaction uses, so no extra
  * snapshot is needed per step.
  */
+import assert from 'node:assert/strict';
+
 import type {TestServer} from '../mcpClient.js';
 import {diffLines, type OraclePair, snapshotSection, UidNormalizer} from '../oracle.js';
+import {changedLines} from './report.js';
 import {snapshot} from './runner.js';
+
+/** Differing lines shown in a failure message. */
+const SHOWN_DIFF_LINES = 60;
 
 export interface ModeComparison {
   ours: string;
@@ -79,4 +85,18 @@ export class CorpusComparison {
       theirsMs: nonVerbose.theirs.ms,
     };
   }
+}
+
+/** Fails, with the differing lines of each mode, when the two servers' snapshots of a point differ. */
+export function assertSamePoint(page: string, when: string, point: ComparisonPoint): void {
+  const failures: string[] = [];
+  for (const [mode, {diff}] of [
+    ['non-verbose', point.nonVerbose],
+    ['verbose', point.verbose],
+  ] as const) {
+    if (diff.length) {
+      failures.push(`${mode}: ${changedLines(diff)} differing lines`, ...diff.slice(0, SHOWN_DIFF_LINES));
+    }
+  }
+  assert.deepEqual(failures, [], `${page} ${when}: our snapshot differs from chrome-devtools-mcp's`);
 }

@@ -67,10 +67,15 @@ Pages built from unmodified npm packages of real web apps and component
 libraries, pinned exactly in package.json (devDependencies) and served from
 node_modules by the fixture server (\`test/support/fixtureServer.ts\`). Each
 page's definition (package, HTML, interactions, task) is one file in
-\`test/support/corpus/\`. Two tests use them:
+\`test/support/corpus/\`. Three tests use them:
 
 - \`test/e2e/corpus.test.ts\`: our \`take_snapshot\` equals chrome-devtools-mcp
-  1.11's, non-verbose and verbose, after load and after every interaction.
+  1.11's, non-verbose and verbose, after load and after every interaction
+  (both servers at \`--viewport=1280x720\`).
+- \`test/e2e/corpusDefaultWindow.test.ts\`: the same after load and after
+  the first interaction, both servers started without \`--viewport\` (each
+  in its default window), so a default window that drifts from the
+  reference's fails.
 - \`test/e2e/corpusTasks.test.ts\`: an agent's task on every app through our
   tools only, checked by reading the app's own state back.
 

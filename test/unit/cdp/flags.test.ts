@@ -4,7 +4,12 @@ import {describe, it} from 'node:test';
 
 import * as ChromeLauncher from 'chrome-launcher';
 
-import {buildChromeFlags, DEFAULT_CHROME_FLAGS, DISABLED_FEATURES} from '../../../src/cdp/flags.js';
+import {
+  buildChromeFlags,
+  DEFAULT_CHROME_FLAGS,
+  DISABLED_FEATURES,
+  HEADLESS_CHROME_FLAGS,
+} from '../../../src/cdp/flags.js';
 
 const SOURCE = new URL('../../../../src/cdp/flags.ts', import.meta.url);
 const base = {headless: false, chromeArgs: [], ignoreDefaultChromeArgs: []};
@@ -13,7 +18,11 @@ describe('default Chrome flags', () => {
   it("start from chrome-launcher's defaults, in their order, then add ours", () => {
     const theirs = ChromeLauncher.Launcher.defaultFlags();
     assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(0, theirs.length), theirs);
-    assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(theirs.length), ['--hide-crash-restore-bubble']);
+    assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(theirs.length), [
+      '--hide-crash-restore-bubble',
+      '--enable-automation',
+      '--disable-infobars',
+    ]);
   });
 
   it('say why each flag and each disabled feature is there, one comment each', () => {
@@ -33,5 +42,16 @@ describe('default Chrome flags', () => {
       flags.some(f => f.startsWith('--password-store') || f === '--mute-audio'),
       false,
     );
+  });
+
+  it("give a headless Chrome chrome-devtools-mcp's 4K screen and no scrollbars, unless left out", () => {
+    const headless = buildChromeFlags({...base, headless: true}, false);
+    assert.deepEqual(headless.slice(DEFAULT_CHROME_FLAGS.length), ['--headless', ...HEADLESS_CHROME_FLAGS]);
+    assert.ok(headless.includes('--screen-info={3840x2160}'));
+    assert.ok(headless.includes('--hide-scrollbars'));
+    const without = buildChromeFlags({...base, headless: true, ignoreDefaultChromeArgs: ['--screen-info']}, false);
+    assert.equal(without.includes('--screen-info={3840x2160}'), false);
+    assert.ok(without.includes('--hide-scrollbars'));
+    assert.equal(buildChromeFlags(base, false).includes('--hide-scrollbars'), false);
   });
 });
