@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 
+import {browserIsLocal} from '../browser/core/browserIsLocal.js';
 import type {ActionResult} from '../input/perform.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
@@ -207,6 +208,8 @@ export const uploadFile = definePageTool({
     ...includeSnapshotEntry,
   },
   async handler({params, page}, response, {config, files}) {
+    // A remote browser reads its own file system: its paths are not ours to check.
+    const remote = !browserIsLocal(config);
     const paths: string[] = [];
     for (const path of params.filePaths) {
       paths.push(await checkedReadPath(files, config, path));

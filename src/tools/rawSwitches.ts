@@ -6,7 +6,7 @@
 import type {RawCategory, RawSwitches} from '../browser/rawCdp/send.js';
 import type {Config} from '../config/options.js';
 import type {ToolFiles} from './context.js';
-import {checkedReadPath} from './readPath.js';
+import {pathForChrome} from './readPath.js';
 import {checkNavigationUrl} from './urlChecks.js';
 
 /** Each category the policy knows, with the flag that turns it on. */
@@ -39,7 +39,7 @@ export function rawSwitches(
     redactNetworkHeaders: config.redactNetworkHeaders === true,
     categories,
     checkNavigation: url => checkNavigationUrl(url, config),
-    checkReadPath: path => checkedReadPath(files, config, path),
+    checkReadPath: path => pathForChrome(files, config, path),
     urlAllowed,
   };
 }

@@ -25,7 +25,7 @@ export interface RawSwitches {
   categories: ReadonlySet<RawCategory>;
   /** Throws (saying why) when the tools may not navigate to `url` (script and file URLs, by the switches). */
   checkNavigation(url: string): void;
-  /** A local file or folder Chrome will read, checked as upload_file checks it; the path to hand Chrome. */
+  /** A local file or folder Chrome will read, checked as upload_file checks it; what to hand Chrome (a private copy of a file). */
   checkReadPath(path: string): Promise<string>;
   /** Whether the URL policy (--blockedUrlPattern/--allowedUrlPattern) lets the browser load `url`. */
   urlAllowed(url: string): Promise<boolean>;
