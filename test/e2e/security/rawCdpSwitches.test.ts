@@ -8,7 +8,7 @@
  * govern; the refusal says which switch or root and what to use instead.
  */
 import assert from 'node:assert/strict';
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -204,5 +204,30 @@ describe('security: raw CDP and the file sandbox with default switches', () => {
     assert.match(r.text, /^Error: send_cdp_command refuses DOM\.setFileInputFiles: /);
     const evaluated = await raw(mcp, 'Runtime.evaluate', {expression: '6 * 7', returnByValue: true});
     assert.match(evaluated.text, /"value": 42/);
+  });
+
+  it('hands Chrome a private copy of a file inside the roots (a swap after the check reaches nothing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'security-raw-copy-'));
+    try {
+      const original = join(dir, 'upload.txt');
+      writeFileSync(original, 'checked content');
+      await mcp.call('navigate_page', {pageId: 1, url: `data:text/html,${encodeURIComponent(FORM)}`});
+      const {root} = await result<{root: {nodeId: number}}>(mcp, 'DOM.getDocument');
+      const {nodeId} = await result<{nodeId: number}>(mcp, 'DOM.querySelector', {nodeId: root.nodeId, selector: '#f'});
+      await result(mcp, 'DOM.setFileInputFiles', {files: [original], nodeId});
+      const file = await result<{result: {objectId: string}}>(mcp, 'Runtime.evaluate', {
+        expression: 'document.querySelector("#f").files[0]',
+      });
+      const {path} = await result<{path: string}>(mcp, 'DOM.getFileInfo', {objectId: file.result.objectId});
+      assert.notEqual(
+        path,
+        original,
+        'Chrome was handed the checked path itself, which can be swapped before it reads',
+      );
+      assert.match(path, /upload\.txt$/);
+      assert.equal(readFileSync(path, 'utf8'), 'checked content');
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
   });
 });
