@@ -9,7 +9,18 @@ import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  {ignores: ['build/**', 'dist/**', 'node_modules/**', '.bench/**', 'protocol/protocol.json']},
+  // .ws-* and .sandbox-* are tests' scratch folders (lint runs beside the tests).
+  {
+    ignores: [
+      'build/**',
+      'dist/**',
+      'node_modules/**',
+      '.bench/**',
+      '.ws-*/**',
+      '.sandbox-*/**',
+      'protocol/protocol.json',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // Runs every compiled test file (build/test/**/*.test.js), each in its own
 // `node --test` process, several at a time, every file bounded in time.
-// Usage: node scripts/run-tests.mjs [unit|e2e|smoke|reference|all] (default all),
+// Usage: node scripts/run-tests.mjs [--lint] [unit|e2e|smoke|reference|all] (default all),
 // or node scripts/run-tests.mjs build/test/e2e/a.test.js … (those files only).
+// --lint (npm test) runs `npm run lint` as one more job beside the test files:
+// ESLint keeps one core busy for a minute or more while end-to-end files
+// mostly wait on Chrome, so run side by side they end sooner than one after
+// the other; a lint failure fails the run like a failed file.
 // `smoke` is the unit tests plus SMOKE_E2E: one end-to-end suite per layer a
 // Node.js upgrade can break (stdio, process lifecycle and attach, pages, script
 // and screenshots, input, network). `reference` is the files that compare
@@ -48,9 +52,12 @@ const LONGEST = ['httpLeaks', 'corpus', 'memory', 'leaks', 'lighthouse', 'http',
   name => `build/test/e2e/${name}.test.js`,
 );
 
+const LINT = 'lint';
+const argv = process.argv.slice(2).filter(arg => arg !== '--lint');
+const withLint = argv.length < process.argv.length - 2;
 // Compiled test files named on the command line run alone (e.g. while working on them).
-const named = process.argv.slice(2).filter(arg => arg.endsWith('.test.js'));
-const tier = named.length ? 'named' : (process.argv[2] ?? 'all');
+const named = argv.filter(arg => arg.endsWith('.test.js'));
+const tier = named.length ? 'named' : (argv[0] ?? 'all');
 if (!['all', 'smoke', 'unit', 'e2e', 'reference', 'named'].includes(tier)) {
   console.error(`Unknown test tier "${tier}": use all, smoke, unit, e2e or reference.`);
   process.exit(2);
@@ -122,7 +129,12 @@ const fileTimeoutS = positive('TEST_FILE_TIMEOUT_S', 600);
 /** Lines of each failed file's output repeated in the summary. */
 const DETAIL_LINES = 40;
 
+// Lint is one ESLint process: one core.
 const weightOf = file => Math.min(slots, file.includes('/unit/') ? 0.25 : HEAVY.includes(file) ? 2 : 1);
+// Lint never waits on anything: on a loaded machine it is merely slow (10 min
+// and more beside other work), so its bound is three files' worth.
+const timeoutSOf = file => (file === LINT ? fileTimeoutS * 3 : fileTimeoutS);
+const label = file => (file === LINT ? 'npm run lint' : relative('build/test', file));
 let lastTimes = {};
 try {
   lastTimes = JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
@@ -131,9 +143,13 @@ try {
 }
 const expected = file =>
   lastTimes[file] ??
-  (LONGEST.includes(file) ? 1_000_000 - LONGEST.indexOf(file) : file.includes('/e2e/') ? 30_000 : 1_000);
+  (file === LINT || LONGEST.includes(file)
+    ? 1_000_000 - LONGEST.indexOf(file)
+    : file.includes('/e2e/')
+      ? 30_000
+      : 1_000);
 // Longest first, so the last files to end are short ones.
-const queue = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+const queue = [...files, ...(withLint ? [LINT] : [])].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
 
 const started = Date.now();
 const results = [];
@@ -150,7 +166,10 @@ function runFile(file, index) {
     const begun = Date.now();
     const chunks = [];
     const cpuFile = join(cpuDir, `${index}.txt`);
-    const command = [process.execPath, '--test', '--test-reporter=spec', file];
+    // npm as this run was started with (npm test), else the one on PATH.
+    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+    const command =
+      file === LINT ? [...npm, 'run', 'lint'] : [process.execPath, '--test', '--test-reporter=spec', file];
     // Recording the reference: the file's records go to a folder of their own,
     // copied into test/records below only when the file passed.
     const recordOut = recording ? join(cpuDir, `records-${index}`) : undefined;
@@ -172,11 +191,14 @@ function runFile(file, index) {
         // Already gone.
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), 5000).unref();
-    }, fileTimeoutS * 1000);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killGroup('SIGTERM');
+        setTimeout(() => killGroup('SIGKILL'), 5000).unref();
+      },
+      timeoutSOf(file) * 1000,
+    );
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       // Whatever the file left running (a Chrome it did not close) goes too.
@@ -213,10 +235,10 @@ function runFile(file, index) {
 }
 
 function report(result) {
-  const name = relative('build/test', result.file);
+  const name = label(result.file);
   process.stdout.write(result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`);
   const verdict = result.timedOut
-    ? `TIMED OUT after ${fileTimeoutS} s (killed; TEST_FILE_TIMEOUT_S sets the limit)`
+    ? `TIMED OUT after ${timeoutSOf(result.file)} s (killed; TEST_FILE_TIMEOUT_S sets the limit)`
     : result.code === 0
       ? 'passed'
       : `FAILED (exit ${result.code ?? result.signal})`;
@@ -269,16 +291,14 @@ const failed = results.filter(result => result.code !== 0 || result.timedOut);
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 8);
 const cpuTotal = results.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0);
 const summary = [
-  `=== ${files.length} test files (${tier}, Node.js ${process.version}), ${slots} slots, in ${seconds(Date.now() - started)} s` +
+  `=== ${files.length} test files${withLint ? ' and lint' : ''} (${tier}, Node.js ${process.version}), ${slots} slots, in ${seconds(Date.now() - started)} s` +
     (TIME_BIN ? ` (CPU ${seconds(cpuTotal)} s)` : ''),
-  `=== slowest: ${slowest.map(r => `${relative('build/test', r.file)} ${seconds(r.ms)} s`).join(', ')}`,
+  `=== slowest: ${slowest.map(r => `${label(r.file)} ${seconds(r.ms)} s`).join(', ')}`,
 ];
 if (failed.length) {
   summary.push(`=== ${failed.length} file(s) failed:`);
   for (const result of failed) {
-    summary.push(
-      `--- ${relative('build/test', result.file)}${result.timedOut ? ' (timed out; its last lines:)' : ':'}`,
-    );
+    summary.push(`--- ${label(result.file)}${result.timedOut ? ' (timed out; its last lines:)' : ':'}`);
     // The reporter's own list of failures with their errors, else (a file
     // killed, or one that crashed) the last lines it printed.
     const lines = result.output.split('\n');

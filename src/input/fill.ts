@@ -1,5 +1,6 @@
 import type {Page, ResolvedElement} from '../browser/core/Page.js';
-import {actionPoint, callOn, mouseClick, typeText} from './actions.js';
+import {actionPoint} from './actionPoint.js';
+import {callOn, mouseClick, typeText} from './actions.js';
 
 /** Above this length text is set at once instead of typed (as the reference does). */
 const TYPE_LIMIT = 100;

@@ -6,7 +6,8 @@
 import type {Page} from '../browser/core/Page.js';
 import {runAndSettle, type SettleResult} from '../browser/core/settle.js';
 import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
-import {actionPoint, callOn, mouseClick, mouseMove, pressKeys, typeText} from './actions.js';
+import {actionPoint} from './actionPoint.js';
+import {callOn, mouseClick, mouseMove, pressKeys, typeText} from './actions.js';
 import {fillElement} from './fill.js';
 import {parseKey} from './keys.js';
 import {dragAndDrop, uploadFiles} from './transfer.js';

@@ -1,6 +1,7 @@
 import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {deferred, withTimeout} from '../util/async.js';
-import {actionPoint, callOn, mouseClick, pageDrew, type Point} from './actions.js';
+import {actionPoint, pageDrew, type Point} from './actionPoint.js';
+import {callOn, mouseClick} from './actions.js';
 
 /** Fewest and most pointer moves of one drag (Chrome delivers one move per animation frame). */
 const MIN_STEPS = 3;
@@ -37,6 +38,9 @@ async function dropPoint(
 const DRAG_START_MS = 300;
 const FILE_CHOOSER_MS = 3_000;
 
+/** Drag data Chrome hands over when it intercepts an HTML5 drag. */
+type DragData = {items: Array<{mimeType: string; data: string}>; dragOperationsMask: number};
+
 /**
  * Drags one element onto another with real mouse events. When the source is
  * draggable (HTML5 drag and drop), the drag Chrome starts is intercepted and
@@ -53,8 +57,8 @@ export async function dragAndDrop(
   const s = page.session;
   const start = await actionPoint(page, from, fromUid, false);
   await s.send('Input.setInterceptDrags', {enabled: true});
-  const intercepted = deferred<unknown>();
-  const off = s.on('Input.dragIntercepted', ({data}) => intercepted.resolve(data));
+  const intercepted = deferred<DragData>();
+  const off = s.on('Input.dragIntercepted', ({data}) => intercepted.resolve(data as DragData));
   try {
     await s.send('Input.dispatchMouseEvent', {type: 'mouseMoved', x: start.x, y: start.y});
     await s.send('Input.dispatchMouseEvent', {
@@ -65,52 +69,57 @@ export async function dragAndDrop(
       buttons: 1,
       clickCount: 1,
     });
-    const drop = await dropPoint(page, to, toUid, start);
-    let end: Point = drop.end;
-    const distance = Math.hypot(end.x - start.x, end.y - start.y);
-    const steps = Math.min(MAX_STEPS, Math.max(MIN_STEPS, Math.ceil(distance / Math.max(drop.stride, 1))));
-    for (let i = 1; i <= steps; i++) {
-      await s.send('Input.dispatchMouseEvent', {
-        type: 'mouseMoved',
-        x: start.x + ((end.x - start.x) * i) / steps,
-        y: start.y + ((end.y - start.y) * i) / steps,
-        button: 'left',
-        buttons: 1,
-      });
-    }
+    const end = await moveOnto(page, to, toUid, start);
     const data = await withTimeout(intercepted.promise, DRAG_START_MS, 'no drag').catch(() => undefined);
     if (data) {
-      end = await actionPoint(page, to, toUid, false, {hitTest: false});
-      const dragData = data as {items: Array<{mimeType: string; data: string}>; dragOperationsMask: number};
+      const drop = await actionPoint(page, to, toUid, false, {hitTest: false});
       for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
-        await s.send('Input.dispatchDragEvent', {type, x: end.x, y: end.y, data: dragData});
+        await s.send('Input.dispatchDragEvent', {type, x: drop.x, y: drop.y, data});
       }
-      await s.send('Input.dispatchMouseEvent', {
-        type: 'mouseReleased',
-        x: end.x,
-        y: end.y,
-        button: 'left',
-        buttons: 0,
-        clickCount: 1,
-      });
+      await release(page, drop);
     } else {
       // A mouse-driven drag (a sortable list) may have reflowed the list under the pointer:
       // the target is no longer where it was. Release where the moves put the pointer, once
       // the page has handled them; moving again to the target's new place would undo the move.
       await pageDrew(to);
-      await s.send('Input.dispatchMouseEvent', {
-        type: 'mouseReleased',
-        x: end.x,
-        y: end.y,
-        button: 'left',
-        buttons: 0,
-        clickCount: 1,
-      });
+      await release(page, end);
     }
   } finally {
     off();
     await s.trySend('Input.setInterceptDrags', {enabled: false});
   }
+}
+
+/**
+ * Moves the pressed pointer from `start` onto the target, past its middle
+ * (dropPoint), in steps no longer than half the target's size. Returns where
+ * the pointer ends.
+ */
+async function moveOnto(page: Page, to: ResolvedElement, toUid: string, start: Point): Promise<Point> {
+  const {end, stride} = await dropPoint(page, to, toUid, start);
+  const distance = Math.hypot(end.x - start.x, end.y - start.y);
+  const steps = Math.min(MAX_STEPS, Math.max(MIN_STEPS, Math.ceil(distance / Math.max(stride, 1))));
+  for (let i = 1; i <= steps; i++) {
+    await page.session.send('Input.dispatchMouseEvent', {
+      type: 'mouseMoved',
+      x: start.x + ((end.x - start.x) * i) / steps,
+      y: start.y + ((end.y - start.y) * i) / steps,
+      button: 'left',
+      buttons: 1,
+    });
+  }
+  return end;
+}
+
+function release(page: Page, at: Point): Promise<unknown> {
+  return page.session.send('Input.dispatchMouseEvent', {
+    type: 'mouseReleased',
+    x: at.x,
+    y: at.y,
+    button: 'left',
+    buttons: 0,
+    clickCount: 1,
+  });
 }
 
 /**

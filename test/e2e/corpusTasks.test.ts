@@ -9,7 +9,7 @@ import {after, before, describe, it} from 'node:test';
 
 import {CORPUS} from '../support/corpus/index.js';
 import {CORPUS_ARGS} from '../support/corpus/report.js';
-import {evaluate, openCorpusPage, runStep, serveCorpus, snapshot} from '../support/corpus/runner.js';
+import {checkTask, openCorpusPage, runStep, serveCorpus, snapshot} from '../support/corpus/runner.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {startServer, type TestServer} from '../support/mcpClient.js';
 import {ORACLE_VIEWPORT} from '../support/oracle.js';
@@ -39,7 +39,7 @@ describe('corpus tasks: an agent completes a task on every real app with our too
       }
       const final = await snapshot(mcp);
       assert.match(final, /RootWebArea/, 'a snapshot after the task');
-      assert.deepEqual(await evaluate(mcp, page.task.check), page.task.expect);
+      assert.deepEqual(await checkTask(mcp, page), page.task.expect);
     });
   }
 });

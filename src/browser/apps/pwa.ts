@@ -94,7 +94,26 @@ export async function launchPwa(browser: Browser, manifestId: string, url: strin
   const [pageTargetId = targetId] = targetInfo.type === 'tab' ? await pagesOfTab(browser.connection, targetId) : [];
   const page = await browser.pageForTarget(pageTargetId);
   windowsOf(browser, manifestId).add(page);
+  await appLoaded(page);
   return page;
+}
+
+/** Bound of waiting for a launched app window's first document (the reference's navigation default). */
+const APP_LOAD_TIMEOUT_MS = 10_000;
+
+/**
+ * Waits until the app window shows its document: a window Chrome has just
+ * opened may not have committed its navigation yet (on a busy machine it
+ * answers with a blank URL). As the reference, a window that does not load
+ * within the bound is returned as it is.
+ */
+async function appLoaded(page: Page): Promise<void> {
+  const deadline = Date.now() + APP_LOAD_TIMEOUT_MS;
+  const loaded = () =>
+    page.closed || (page.url !== '' && page.url !== 'about:blank' && page.loadedLoaders.has(page.loaderId));
+  while (!loaded() && Date.now() < deadline) {
+    await sleep(APP_WINDOWS_POLL_MS);
+  }
 }
 
 export interface OsAppState {

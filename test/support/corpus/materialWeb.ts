@@ -44,7 +44,9 @@ document.getElementById('save').addEventListener('click', () => {
       label: 'open the select',
       tool: 'click',
       target: /combobox "Country"/,
-      until: `document.querySelector('md-filled-select').open`,
+      // Open, and its menu's opening animation over: what the snapshot shows of
+      // the menu changes while it runs (a replayed comparison sees the end state).
+      until: `document.querySelector('md-filled-select').open && document.getAnimations().every(a => a.playState !== 'running')`,
     },
     {
       label: 'pick an option',

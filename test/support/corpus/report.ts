@@ -1,4 +1,5 @@
 /** The corpus tables: what each page is built from (docs/corpus.md) and the figures of a run (corpus-report). */
+import type {TaskRun} from './runner.js';
 import type {CorpusPage} from './types.js';
 
 /**
@@ -27,6 +28,8 @@ export interface PageFigures {
   ours: number[];
   theirs: number[];
   details: string[];
+  /** The task done again on each server alone. */
+  tasks?: {ours: TaskRun; theirs: TaskRun};
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -55,6 +58,28 @@ export function corpusTable(results: PageFigures[], median: (xs: number[]) => nu
   return [
     '| page | package@version | lines | diffs (content / with uids) | verbose diffs (content / with uids) | task (ours) | ours ms | theirs ms | ratio |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+const taskCell = (run: TaskRun | undefined) =>
+  !run ? 'not run' : `${run.pass ? 'pass' : 'FAIL'} ${(run.ms / 1000).toFixed(1)} s`;
+
+/**
+ * The agent's task on each server alone: pass or fail and wall time (from
+ * navigation to the state read back, snapshots included), and why a run failed.
+ */
+export function taskTable(results: PageFigures[]): string {
+  const rows = results.map(r => {
+    const why = (['ours', 'theirs'] as const)
+      .filter(side => r.tasks && !r.tasks[side].pass)
+      .map(side => `${side}: ${(r.tasks?.[side].detail ?? '').split('\n')[0]?.slice(0, 160)}`)
+      .join('; ');
+    return `| ${r.page.id} | ${taskCell(r.tasks?.ours)} | ${taskCell(r.tasks?.theirs)} | ${cell(why)} |`;
+  });
+  return [
+    '| page | task, ours | task, chrome-devtools-mcp | why a run failed |',
+    '| --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }
@@ -94,6 +119,12 @@ lines (ours or theirs only), summed over load and every step; "content" leaves
 the uids out (roles, names, values, which nodes are shown), "with uids" is what
 the oracle test compares (uids must also stay stable as the reference's do). Times: median
 \`take_snapshot\` (non-verbose) per page, in ms, both servers in the same run.
+The second table is the agent's task done again on each server alone (one
+after the other): pass or fail, and the wall time from navigation to the state
+read back. A step the reference gets wrong for a product reason (a drag onto a
+list that reorders under the pointer, issue 21) fails its task there; the
+snapshot oracle replaces that step on the reference's side by one that
+reaches the same state (\`referenceInstead\` in the page's definition).
 
 ${figures}
 `;

@@ -3,6 +3,10 @@
  * wait for the app by condition, find elements by role and name in the
  * snapshot text, act with the input tools, read the app's state back.
  */
+import {mkdtemp, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+
 import type {FixtureServer} from '../fixtureServer.js';
 import type {CallResult, TestServer} from '../mcpClient.js';
 import type {CorpusHost, CorpusPage, CorpusStep} from './types.js';
@@ -75,6 +79,25 @@ export async function openCorpusPage(server: TestServer, fixtures: FixtureServer
   await waitUntil(server, page.ready, `${page.id} did not get ready`);
 }
 
+/** A small text file for upload steps, in a folder of its own under the system's temp folder. */
+async function uploadFile(name: string): Promise<string> {
+  uploads ??= mkdtemp(join(tmpdir(), 'cdp-mcp-corpus-'));
+  const file = join(await uploads, name);
+  await writeFile(file, `Uploaded by the corpus agent: ${name}\n`);
+  return file;
+}
+let uploads: Promise<string> | undefined;
+
+/** Reads the app's state back (the task's check), in the top document or in the frame of `checkIn`'s element. */
+export async function checkTask(server: TestServer, page: CorpusPage): Promise<unknown> {
+  const {check, checkIn} = page.task;
+  if (!checkIn) {
+    return evaluate(server, check);
+  }
+  const element = findUid(await snapshot(server), checkIn, `${page.id} task check`);
+  return evaluateValue(await server.call('evaluate_script', {pageId: 1, function: check, args: [element]}));
+}
+
 /** uid of the first snapshot line matching `pattern`. */
 export function findUid(snapshot: string, pattern: RegExp, what: string): string {
   const line = snapshot.split('\n').find(l => pattern.test(l));
@@ -104,7 +127,7 @@ export async function runStep(server: TestServer, snapshotText: string, step: Co
     case 'click':
       result = await server.call('click', {
         pageId: 1,
-        uid: uid(step.target),
+        uid: step.verbose ? findUid(await snapshot(server, true), step.target, step.label) : uid(step.target),
         ...(step.dblClick ? {dblClick: true} : {}),
       });
       break;
@@ -130,6 +153,22 @@ export async function runStep(server: TestServer, snapshotText: string, step: Co
     case 'evaluate_script':
       result = await server.call('evaluate_script', {pageId: 1, function: step.function});
       break;
+    case 'upload_file':
+      result = await server.call('upload_file', {
+        pageId: 1,
+        uid: uid(step.target),
+        filePaths: [await uploadFile(step.name)],
+      });
+      break;
+    case 'wait_for':
+      result = await server.call('wait_for', {pageId: 1, text: step.text, timeout: APP_WAIT_MS});
+      break;
+    case 'list_network_requests':
+      result = await server.call('list_network_requests', {pageId: 1});
+      if (!result.isError && !step.expect.test(result.text)) {
+        throw new Error(`${step.label}: no request matches ${step.expect}:\n${result.text}`);
+      }
+      break;
   }
   if (result.isError) {
     throw new Error(`${step.label}: ${step.tool} failed: ${result.text}`);
@@ -138,4 +177,38 @@ export async function runStep(server: TestServer, snapshotText: string, step: Co
     await waitUntil(server, step.until, step.label);
   }
   return result;
+}
+
+/** How an agent's run of a page's task went on one server. */
+export interface TaskRun {
+  /** The app's state read back equals the task's `expect`. */
+  pass: boolean;
+  /** Wall time from navigation to the state read back, in ms. */
+  ms: number;
+  /** What failed: a step's error, or the state read back when it differs. */
+  detail?: string;
+}
+
+/**
+ * Does a page's task as an agent would, on one server: open the page, then
+ * per step a snapshot and the step on the elements it names, then a snapshot
+ * and the check. Never throws: a failed step makes a failed run.
+ */
+export async function runTask(server: TestServer, fixtures: FixtureServer, page: CorpusPage): Promise<TaskRun> {
+  const started = performance.now();
+  try {
+    await openCorpusPage(server, fixtures, page);
+    for (const step of page.steps) {
+      await runStep(server, await snapshot(server), step);
+    }
+    const value = await checkTask(server, page);
+    const pass = JSON.stringify(value) === JSON.stringify(page.task.expect);
+    return {pass, ms: performance.now() - started, ...(pass ? {} : {detail: `state ${JSON.stringify(value)}`})};
+  } catch (error) {
+    return {
+      pass: false,
+      ms: performance.now() - started,
+      detail: error instanceof Error ? error.message : String(error),
+    };
+  }
 }

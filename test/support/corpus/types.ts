@@ -30,15 +30,31 @@ export type CorpusStep = {
    * holds once the app has reacted; waited for before the next snapshot.
    */
   until?: string;
-} & (
-  | {tool: 'click'; target: RegExp; dblClick?: boolean}
-  | {tool: 'hover'; target: RegExp}
-  | {tool: 'fill'; target: RegExp; value: string}
-  | {tool: 'type_text'; text: string; submitKey?: string}
-  | {tool: 'press_key'; key: string}
-  | {tool: 'drag'; target: RegExp; to: RegExp}
-  | {tool: 'evaluate_script'; function: string}
-);
+} &
+  /** `verbose`: the target is found in a verbose snapshot taken for the step (options inside a listbox are only there). */
+  (
+    | {tool: 'click'; target: RegExp; dblClick?: boolean; verbose?: boolean}
+    | {tool: 'hover'; target: RegExp}
+    | {tool: 'fill'; target: RegExp; value: string}
+    | {tool: 'type_text'; text: string; submitKey?: string}
+    | {tool: 'press_key'; key: string}
+    | {tool: 'drag'; target: RegExp; to: RegExp}
+    | {tool: 'evaluate_script'; function: string}
+    /** A text file named `name` (made for the run) put into the element or the file chooser it opens. */
+    | {tool: 'upload_file'; target: RegExp; name: string}
+    /** Waits (with the tool) for a text in any frame, e.g. one the top document cannot read. */
+    | {tool: 'wait_for'; text: string[]}
+    /** The page's requests must list one matching `expect`. */
+    | {tool: 'list_network_requests'; expect: RegExp}
+  ) & {
+    /**
+     * What the snapshot oracle does on chrome-devtools-mcp's side instead of
+     * this step, when the reference gets the step wrong (its result differs
+     * for a product reason, not a snapshot one): both pages then reach the same
+     * state to compare. The task table still runs the real step on both.
+     */
+    referenceInstead?: {reason: string; step: CorpusStep};
+  };
 
 export interface CorpusPage {
   /** Short id: the served path is `/corpus/<id>`. */
@@ -61,6 +77,12 @@ export interface CorpusPage {
     description: string;
     /** A function (source) run with evaluate_script that reads the app's own state back. */
     check: string;
+    /**
+     * The snapshot line of an element whose frame `check` runs in (it gets
+     * the element as its argument): for an app in a cross-site iframe, whose
+     * state the top document cannot read. Default: the top document.
+     */
+    checkIn?: RegExp;
     /** What `check` returns once the task is done. */
     expect: unknown;
   };
