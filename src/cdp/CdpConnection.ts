@@ -33,10 +33,17 @@ function sendOptions(options: SendOptions | undefined): {timeout: number; signal
 
 type Listener = (params: never) => void;
 
+/** Chrome's answer to a command for a session that no longer exists. */
+const SESSION_GONE = 'Session with given id not found.';
+
 /** Chrome's answer to a command (chrome-remote-interface's callback) as an outcome. */
-function outcomeOf(method: string, error: unknown, result: unknown): CallOutcome {
+function outcomeOf(method: string, sessionId: string | undefined, error: unknown, result: unknown): CallOutcome {
   if (error === true) {
     const e = result as {code?: number; message?: string; data?: string};
+    // The target went away before Chrome read the command (its detach event may still be on its way).
+    if (sessionId !== undefined && e.message === SESSION_GONE) {
+      return {error: new TargetClosedError(`${method}: the target has closed.`)};
+    }
     return {error: new CdpProtocolError(method, e.code, e.message ?? 'unknown error', e.data)};
   }
   if (error) {
@@ -59,7 +66,8 @@ function outcomeOf(method: string, error: unknown, result: unknown): CallOutcome
 const NO_SHORTHANDS = {version: {major: '1', minor: '3'}, domains: []} as unknown as CDP.Protocol;
 
 /**
- * One WebSocket connection to the browser target. Sessions of page and frame
+ * One connection to the browser target (a WebSocket, or a launched Chrome's
+ * debugging pipe: see pipeClient.ts). Sessions of page and frame
  * targets are multiplexed on it (flat mode). Adds what chrome-remote-interface
  * lacks: a timeout on every command, rejection of pending commands when their
  * target detaches or the socket closes, and typed per-session event routing.
@@ -126,7 +134,7 @@ export class CdpConnection {
     }
     const {id, answer} = this.#pending.add<CdpResult<M>>(method, sessionId, timeout, signal);
     this.#client.send(method, params ?? {}, sessionId, (error, result) =>
-      this.#pending.settle(id, outcomeOf(method, error, result)),
+      this.#pending.settle(id, outcomeOf(method, sessionId, error, result)),
     );
     return answer;
   }

@@ -48,5 +48,5 @@ export async function resolveAttachEndpoint(options: {
   } else {
     throw new Error('Attach needs --browserUrl, --wsEndpoint or --autoConnect.');
   }
-  return {wsUrl, launched: false, kill: async () => {}, exited: new Promise(() => {})};
+  return {transport: {wsUrl}, launched: false, kill: async () => {}, exited: new Promise(() => {})};
 }

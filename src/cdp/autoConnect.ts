@@ -6,8 +6,8 @@
  */
 import {existsSync, readFileSync} from 'node:fs';
 import {connect} from 'node:net';
+import {join} from 'node:path';
 
-import {activePortFile} from './activePort.js';
 import type {Channel} from './finder.js';
 import {chromeUserDataDir, USER_DATA_ROOT_ENV} from './userDataDirs.js';
 
@@ -57,7 +57,7 @@ export async function resolveAutoConnect(options: {userDataDir?: string; channel
       `Could not connect to Chrome: there is no Chrome profile at ${dir}${options.userDataDir ? ' (--userDataDir)' : ` (the default of --channel ${channel})`}. Start Chrome and ${ENABLE_HINT}${where}.`,
     );
   }
-  const file = activePortFile(dir);
+  const file = join(dir, 'DevToolsActivePort');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -1,26 +1,30 @@
 /**
- * Starts Chrome (through chrome-launcher) and hands back its browser
- * WebSocket URL. Chrome is tied to the server by its debugging pipe: when the
- * server dies, even by SIGKILL, the pipe closes and Chrome exits.
+ * Starts Chrome (through chrome-launcher) and hands back its debugging pipe,
+ * the only way in: Chrome opens no DevTools port, so no other local user (or
+ * process) can drive it without going through the server and its token.
+ * The pipe also ties Chrome to the server: when the server dies, even by
+ * SIGKILL, the pipe closes and Chrome exits.
  */
 import type {ChildProcess, spawn} from 'node:child_process';
 import {rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import type {Readable, Writable} from 'node:stream';
 
 import * as ChromeLauncher from 'chrome-launcher';
 
 import {sleep} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
-import {activePortFile, STARTUP_TIMEOUT_MS, waitForActivePort} from './activePort.js';
 import type {BrowserEndpoint} from './browserEndpoint.js';
 import {type Channel, resolveExecutable} from './finder.js';
 import {buildChromeFlags, type ChromeFlagOptions} from './flags.js';
-import {PipeChannel} from './pipeChannel.js';
+import {PipeClient} from './pipeClient.js';
 import {prepareProfile, type Profile} from './profile.js';
 
 /** How long kill() waits for Chrome to exit before removing its profile anyway. */
 const KILL_WAIT_MS = 3_000;
+/** How long a launched Chrome may take to answer its first command over the pipe. */
+export const STARTUP_TIMEOUT_MS = 30_000;
 
 /** What to launch and how (from the launch flags). */
 export interface LaunchOptions extends ChromeFlagOptions {
@@ -39,7 +43,7 @@ export interface LaunchSystem {
   isRoot: boolean;
   /** Where temporary profiles go. */
   tempRoot: string;
-  /** How long Chrome may take to open its DevTools port. */
+  /** How long Chrome may take to answer over its debugging pipe. */
   startupTimeoutMs: number;
 }
 
@@ -78,11 +82,10 @@ async function start(
   const launcher = new ChromeLauncher.Launcher(
     {
       chromePath,
-      // Port 0 lets Chrome pick a free port and write it to DevToolsActivePort
-      // as soon as it listens: no port race, no polling, no /json/version round
-      // trip. chrome-launcher only skips its own port handling when a pipe is
-      // requested, so we ask for one too (it also ties Chrome's life to ours).
-      chromeFlags: [...flags, '--remote-debugging-pipe', '--remote-debugging-port=0'],
+      // The pipe only, never a port: a port takes connections from every local
+      // user, without our token. With a pipe chrome-launcher neither picks a
+      // port nor polls one.
+      chromeFlags: [...flags, '--remote-debugging-pipe'],
       ignoreDefaultFlags: true,
       userDataDir: profile.dir,
       logLevel: 'silent',
@@ -115,9 +118,14 @@ export async function launchChrome(
   if (sys.isRoot && !options.chromeArgs.includes('--no-sandbox')) {
     warn('Running as root: starting Chrome with --no-sandbox (Chrome refuses to run sandboxed as root).');
   }
+  if (options.chromeArgs.some(arg => arg.startsWith('--remote-debugging-port'))) {
+    warn(
+      'A --chromeArg opens a DevTools port: any local user can drive that Chrome through it, without the server or its token.',
+    );
+  }
   const profile = prepareProfile(options, sys.tempRoot);
-  const portFile = activePortFile(profile.dir);
-  rmSync(portFile, {force: true});
+  // Left by an earlier run (or an older version that opened a port): it names a port nobody should trust.
+  rmSync(join(profile.dir, 'DevToolsActivePort'), {force: true});
   const launcher = await start(chromePath, buildChromeFlags(options, sys.isRoot), profile, options, sys.spawn);
   const child = launcher.chromeProcess;
   if (!child) {
@@ -139,21 +147,60 @@ export async function launchChrome(
     profile.remove();
   };
   try {
-    // The pipes must not keep our event loop alive.
-    for (const stream of [launcher.remoteDebuggingPipes?.incoming, launcher.remoteDebuggingPipes?.outgoing]) {
-      (stream as {unref?: () => void} | undefined)?.unref?.();
-    }
-    const wsUrl = await waitForActivePort(portFile, exited, reason, sys.startupTimeoutMs);
-    debug(`launched ${chromePath} pid=${launcher.pid} ${wsUrl}`);
-    const pipes = launcher.remoteDebuggingPipes;
-    let channel: PipeChannel | undefined;
-    // Read only once something is sent over it: until then Chrome writes nothing there.
-    const pipe = pipes
-      ? () => (channel ??= new PipeChannel(pipes.incoming as Readable, pipes.outgoing as Writable))
-      : undefined;
-    return {wsUrl, launched: true, pid: launcher.pid, kill, exited, pipe};
+    const pipe = await waitUntilAnswering(openPipe(launcher), exited, reason, sys.startupTimeoutMs);
+    debug(`launched ${chromePath} pid=${launcher.pid} (debugging pipe)`);
+    return {transport: {pipe}, launched: true, pid: launcher.pid, kill, exited};
   } catch (error) {
     await kill();
     throw error;
   }
+}
+
+/** The client over the launched process's fds 3 and 4; undefined when spawning failed (no streams). */
+function openPipe(launcher: ChromeLauncher.Launcher): PipeClient | undefined {
+  const incoming = launcher.remoteDebuggingPipes?.incoming as Readable | null | undefined;
+  const outgoing = launcher.remoteDebuggingPipes?.outgoing as Writable | null | undefined;
+  if (!incoming || !outgoing) {
+    return undefined;
+  }
+  // The pipes must not keep our event loop alive.
+  for (const stream of [incoming, outgoing]) {
+    (stream as {unref?: () => void}).unref?.();
+  }
+  return new PipeClient(incoming, outgoing);
+}
+
+/**
+ * Resolves with the pipe once Chrome answers a first command over it (it
+ * reads the pipe once its DevTools handler is up). Fails at once when the
+ * process exits first (with why, when known), and after `timeoutMs`.
+ */
+async function waitUntilAnswering(
+  pipe: PipeClient | undefined,
+  exited: Promise<void>,
+  exitReason: () => string | undefined,
+  timeoutMs: number,
+): Promise<PipeClient> {
+  let timer: NodeJS.Timeout | undefined;
+  // Without a pipe the spawn failed: its exit (and reason) follows.
+  const answered = new Promise<'answered' | 'exited'>(resolve =>
+    pipe?.send('Browser.getVersion', {}, undefined, error => resolve(error === false ? 'answered' : 'exited')),
+  );
+  const outcome = await Promise.race([
+    answered,
+    exited.then(() => 'exited' as const),
+    new Promise<'timeout'>(resolve => (timer = setTimeout(() => resolve('timeout'), timeoutMs))),
+  ]).finally(() => clearTimeout(timer));
+  if (outcome === 'answered' && pipe) {
+    return pipe;
+  }
+  if (outcome === 'timeout') {
+    throw new Error(`Chrome did not answer over its debugging pipe within ${timeoutMs / 1000} s.`);
+  }
+  // The pipe closes with the process: wait (bounded) for the exit, whose reason may say more.
+  await Promise.race([exited, sleep(KILL_WAIT_MS)]);
+  const why = exitReason();
+  throw new Error(
+    `Chrome exited during startup${why ? ` (${why})` : ''}. Run with --logFile, or start it by hand with the same flags, to see why.`,
+  );
 }

@@ -154,7 +154,7 @@ export const FLAGS = defineFlags({
     type: 'boolean',
     group: 'tools',
     description:
-      'Enable `send_cdp_command` (one raw CDP command per call; commands that would break the server are refused).',
+      "Enable `send_cdp_command` (one raw CDP command per call, inside the calling session's own browser context and pages; commands that would break the server, reach other sessions or the whole browser, or do what a switch or the file roots forbid are refused).",
   },
   downloadsDir: {
     type: 'string',

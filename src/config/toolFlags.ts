@@ -47,14 +47,14 @@ export const TOOL_FLAG_TABLE = defineFlags({
     group: 'tools',
     default: true,
     description:
-      '`--no-javascript-evaluation` removes the ways to run caller-given JavaScript: `evaluate_script` and slim `evaluate`, `initScript` of `navigate_page`, and navigations to `javascript:`, `data:` and `vbscript:` URLs. Page scripts still run, and with `--experimentalDevtools` the DevTools Console can be driven.',
+      "`--no-javascript-evaluation` removes the ways to run caller-given JavaScript: `evaluate_script` and slim `evaluate`, `initScript` of `navigate_page`, navigations to `javascript:`, `data:` and `vbscript:` URLs, network mocks of bodies a browser runs (HTML, XHTML, SVG, XML, JavaScript, WebAssembly; other mocks are served with `nosniff` and `script-src 'none'`), and the `send_cdp_command` commands that run or plant script. Page scripts still run, and with `--experimentalDevtools` the DevTools Console can be driven.",
   },
   fileNavigations: {
     type: 'boolean',
     group: 'tools',
     default: true,
     description:
-      '`--no-file-navigations` makes `new_page`, `navigate_page` and slim `navigate` refuse `file:` URLs (also inside `view-source:`). Not a file-system sandbox.',
+      '`--no-file-navigations` makes `new_page`, `navigate_page`, slim `navigate` and `send_cdp_command` (`Page.navigate`, `Target.createTarget`) refuse `file:` URLs (also inside `view-source:`). Not a file-system sandbox.',
   },
   experimentalVision: {
     type: 'boolean',

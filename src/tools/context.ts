@@ -15,7 +15,6 @@ import type {ConsoleEntry, IssueEntry} from '../browser/console/ConsoleCollector
 import type {HeapSnapshotProgress} from '../browser/core/heapSnapshot.js';
 import type {NavigationOptions, NavigationOutcome, NavigationRequest} from '../browser/core/navigation.js';
 import type {OpenDialog} from '../browser/core/Page.js';
-import type {RawOutcome, RawTarget} from '../browser/core/rawCdp.js';
 import type {ScreenshotRequest} from '../browser/core/screenshot.js';
 import type {SettleResult} from '../browser/core/settle.js';
 import type {DownloadRecord} from '../browser/downloads/downloads.js';
@@ -23,6 +22,7 @@ import type {EmulationState} from '../browser/emulation/emulationState.js';
 import type {NetworkRecord} from '../browser/network/NetworkCollector.js';
 import type {MockSpec, NetworkMock} from '../browser/network/networkMocks.js';
 import type {PageText, PageTextFormat} from '../browser/pageText/pageText.js';
+import type {RawOutcome, RawTarget} from '../browser/rawCdp/send.js';
 import type {VideoContainer} from '../browser/recording/ffmpegRecorder.js';
 import type {EvaluationRequest, EvaluationResult} from '../browser/script/evaluate.js';
 import type {ArgumentText, SymbolizedStack} from '../browser/script/stacks.js';

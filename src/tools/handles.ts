@@ -16,7 +16,6 @@ import {
   performNavigation,
 } from '../browser/core/navigation.js';
 import type {OpenDialog, Page} from '../browser/core/Page.js';
-import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/core/rawCdp.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/core/screenshot.js';
 import {tabTargetIdOf} from '../browser/core/tabs.js';
 import {resizeContent} from '../browser/core/window.js';
@@ -24,6 +23,7 @@ import type {DownloadRecord} from '../browser/downloads/downloads.js';
 import {emulatePage} from '../browser/emulation/emulatePage.js';
 import type {EmulationState} from '../browser/emulation/emulationState.js';
 import {extractPageText, type PageText, type PageTextFormat} from '../browser/pageText/pageText.js';
+import {type RawOutcome, type RawTarget, sendRawCommand} from '../browser/rawCdp/send.js';
 import {stopRecording} from '../browser/recording/screencast.js';
 import {
   evaluateInPage,
@@ -57,6 +57,7 @@ import {pageNetwork} from './handles/network.js';
 import {pageScreencast} from './handles/recording.js';
 import {pageStorage} from './handles/storage.js';
 import {pageInsight, startPageTrace} from './handles/tracing.js';
+import {rawSwitches} from './rawSwitches.js';
 
 export {tracingHandle} from './handles/tracing.js';
 
@@ -198,7 +199,9 @@ export class PageHandle implements ToolPage {
   }
 
   sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {
-    return sendRawCommand(this.owner.browser, this.page, method, params, target);
+    const {scope, config, files} = this.owner;
+    const switches = rawSwitches(config, files, url => scope.browser.urlPolicy.isAllowed(url));
+    return sendRawCommand({scope, page: this.page, method, params, target, switches});
   }
 
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {

@@ -1,11 +1,10 @@
-import {access} from 'node:fs/promises';
-
 import * as v from 'valibot';
 
 import {browserIsLocal} from '../browser/core/browserIsLocal.js';
 import type {ActionResult} from '../input/perform.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
+import {checkedReadPath} from './readPath.js';
 
 const uidEntry = {
   uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
@@ -213,15 +212,7 @@ export const uploadFile = definePageTool({
     const remote = !browserIsLocal(config);
     const paths: string[] = [];
     for (const path of params.filePaths) {
-      if (remote) {
-        paths.push(path);
-        continue;
-      }
-      const checked = await files.validate(path);
-      await access(checked).catch(() => {
-        throw new Error(`File not found: ${path}. Give the path of an existing file.`);
-      });
-      paths.push(checked);
+      paths.push(await checkedReadPath(files, config, path));
     }
     // Chrome reads the files later, by path: it gets private copies, made from what was checked.
     const given = remote ? paths : await Promise.all(paths.map(path => files.privateCopy(path)));

@@ -7,6 +7,7 @@ import {formatMockList, type MockView} from '../response/formatNetwork.js';
 import type {ToolPage} from './context.js';
 import {definePageTool} from './defineTool.js';
 import {parseHeaders} from './emulationParams.js';
+import {scriptFreeMockHeaders} from './mockScripts.js';
 
 /** Larger mock bodies belong on a real server. */
 const MAX_MOCK_BODY_BYTES = 20 * 1024 * 1024;
@@ -109,14 +110,15 @@ export const mockNetworkRequest = definePageTool({
       ),
     ),
   },
-  async handler({params, page}, response, {files}) {
+  async handler({params, page}, response, {config, files}) {
     if (params.body !== undefined && params.bodyFilePath !== undefined) {
       throw new Error('Give the response body either as "body" or as "bodyFilePath", not both.');
     }
     const body = params.bodyFilePath
       ? await files.read(params.bodyFilePath, MAX_MOCK_BODY_BYTES)
       : Buffer.from(params.body ?? '', 'utf8');
-    const headers = withContentType(parseHeaders(params.headers ?? ''), params.contentType, params.bodyFilePath);
+    const typed = withContentType(parseHeaders(params.headers ?? ''), params.contentType, params.bodyFilePath);
+    const headers = config.javascriptEvaluation ? typed : scriptFreeMockHeaders(typed);
     const method = params.method?.toUpperCase();
     const mock = await page.network.mock({
       urlPattern: params.urlPattern,

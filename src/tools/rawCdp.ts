@@ -25,7 +25,7 @@ export const sendCdpCommand = definePageTool({
   // whose state every session's contexts share.
   browserWide: 'raw CDP, which can reach the browser target',
   description:
-    "Send one raw Chrome DevTools Protocol command to the page's session (or the browser) and get its JSON result; CDP errors come back as Chrome reports them. Commands that would break the server (closing the browser or its targets, disabling the domains it uses, intercepting requests, changing network conditions or the downloads folder) are refused. No events.",
+    "Send one raw Chrome DevTools Protocol command to the page's session (or the browser) and get its JSON result; CDP errors come back as Chrome reports them. Commands stay inside this session's own browser context and pages (browser-level ones only from an allow-list, listings filtered), obey the server's switches and file roots as the matching tools do, and may not break the server (closing the browser or its targets, disabling the domains it uses, intercepting requests, changing network conditions or the downloads folder); refusals say why. No events.",
   annotations: {category: 'debugging', readOnlyHint: false, conditions: ['experimentalRawCdp']},
   beyondReference: true,
   sections: ['cdpResult'],
@@ -45,7 +45,7 @@ export const sendCdpCommand = definePageTool({
       v.pipe(
         v.picklist(['page', 'browser']),
         v.description(
-          "page (default): the page's session; browser: the browser itself (Browser.*, Target.*, Storage.*).",
+          "page (default): the page's session; browser: the browser itself (an allow-list of Browser.*, Target.*, Storage.*Cookies commands, checked against this session's own context and pages).",
         ),
       ),
     ),

@@ -2,8 +2,8 @@
  * Progressive Web Apps through the `PWA` domain, which Chrome offers only
  * over its debugging pipe: so only for a Chrome this server launched.
  */
+import type {CdpConnection} from '../../cdp/CdpConnection.js';
 import {CdpProtocolError} from '../../cdp/errors.js';
-import type {PipeChannel} from '../../cdp/pipeChannel.js';
 import {sleep} from '../../util/async.js';
 import type {Browser} from '../core/Browser.js';
 import type {Page} from '../core/Page.js';
@@ -52,14 +52,14 @@ async function refusal<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-function pipeOf(browser: Browser): PipeChannel {
-  const pipe = browser.endpoint.pipe?.();
-  if (!pipe) {
+/** The connection, when it is the launched Chrome's debugging pipe (Chrome offers PWA nowhere else). */
+function pipeOf(browser: Browser): CdpConnection {
+  if (!browser.endpoint.transport.pipe) {
     throw new Error(
       'PWA tools need a Chrome this server launches (Chrome offers them over its debugging pipe only): restart without --browserUrl/--wsEndpoint/--autoConnect.',
     );
   }
-  return pipe;
+  return browser.connection;
 }
 
 export async function installPwa(
@@ -69,7 +69,7 @@ export async function installPwa(
   displayMode: 'standalone' | 'browser' | undefined,
 ): Promise<void> {
   const pipe = pipeOf(browser);
-  await refusal(pipe.send('PWA.install', {manifestId, installUrlOrBundleUrl}, PWA_INSTALL_TIMEOUT_MS));
+  await refusal(pipe.send('PWA.install', {manifestId, installUrlOrBundleUrl}, undefined, PWA_INSTALL_TIMEOUT_MS));
   if (displayMode) {
     // Apps installed over CDP open in a browser tab until told otherwise.
     await refusal(pipe.send('PWA.changeAppUserSettings', {manifestId, displayMode}));

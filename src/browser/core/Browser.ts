@@ -118,7 +118,10 @@ export class Browser {
     downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
     pageTargets: PageTargetOptions = {},
   ): Promise<Browser> {
-    const connection = await CdpConnection.connect(endpoint.wsUrl, wsHeaders);
+    const {transport} = endpoint;
+    const connection = transport.pipe
+      ? new CdpConnection(transport.pipe)
+      : await CdpConnection.connect(transport.wsUrl, wsHeaders);
     const browser = new Browser(connection, endpoint, urlPolicy, downloads, pageTargets);
     try {
       await browser.#init();
@@ -476,11 +479,6 @@ export class Browser {
       this.#internal.delete(targetId);
       await this.connection.send('Target.closeTarget', {targetId}).catch(() => undefined);
     }
-  }
-
-  /** Whether a session is one the server drives (a page's, a frame's, a worker's, a helper tab's). */
-  ownsSession(sessionId: string): boolean {
-    return this.connection.findSession(sessionId) !== undefined;
   }
 
   /** Closes the connection; the browser itself is killed only when we launched it. */

@@ -11,16 +11,24 @@ import {launchChrome, type LaunchOptions} from '../../../src/cdp/launch.js';
 import {PROFILE_PREFIX} from '../../../src/cdp/profile.js';
 
 /**
- * Stands in for Chrome: a Node process that, like Chrome, writes
- * DevToolsActivePort into the profile named by --user-data-dir (or, by mode,
- * exits at once or never writes it), then runs until killed.
+ * Stands in for Chrome: a Node process that, like Chrome, reads commands on
+ * fd 3 and answers on fd 4 (NUL-terminated JSON; by mode, it exits at once or
+ * never answers), then runs until killed.
  */
 const STUB = `
-import {writeFileSync} from 'node:fs';
-const [mode, ...args] = process.argv.slice(2);
-const dir = args.find(a => a.startsWith('--user-data-dir=')).slice('--user-data-dir='.length);
+import {createReadStream, createWriteStream} from 'node:fs';
+const [mode] = process.argv.slice(2);
 if (mode === 'crash') process.exit(1);
-if (mode !== 'silent') writeFileSync(dir + '/DevToolsActivePort', '45678\\n/devtools/browser/stub-id\\n');
+const out = createWriteStream(null, {fd: 4});
+let buffer = '';
+createReadStream(null, {fd: 3}).on('data', chunk => {
+  buffer += chunk;
+  for (let end = buffer.indexOf('\\0'); end !== -1; end = buffer.indexOf('\\0')) {
+    const {id, method} = JSON.parse(buffer.slice(0, end));
+    buffer = buffer.slice(end + 1);
+    if (mode !== 'silent') out.write(JSON.stringify({id, result: {product: 'Stub/1.0', method}}) + '\\0');
+  }
+});
 setInterval(() => {}, 1000);
 `;
 
@@ -86,18 +94,18 @@ describe('launchChrome (a stub process in place of Chrome)', () => {
     return {endpoint, call: spawned.at(-1)};
   }
 
-  it('starts the binary with the default flags, the profile, the debugging pipe and port 0', async () => {
+  it('starts the binary with the default flags, the profile and the debugging pipe, never a port', async () => {
     const {endpoint, call} = await launch({});
     assert.ok(call);
     assert.equal(call.command, fakeChrome);
-    for (const flag of [
-      ...DEFAULT_CHROME_FLAGS,
-      '--headless',
-      '--remote-debugging-pipe',
-      '--remote-debugging-port=0',
-    ]) {
+    for (const flag of [...DEFAULT_CHROME_FLAGS, '--headless', '--remote-debugging-pipe']) {
       assert.ok(call.args.includes(flag), `missing ${flag}`);
     }
+    assert.equal(
+      call.args.some(a => a.startsWith('--remote-debugging-port')),
+      false,
+      'a port takes connections from any local user',
+    );
     assert.equal(call.args.includes('--no-sandbox'), false);
     const profile = call.args.find(a => a.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length) ?? '';
     assert.ok(profile.startsWith(join(tempRoot, PROFILE_PREFIX)), profile);
@@ -105,7 +113,14 @@ describe('launchChrome (a stub process in place of Chrome)', () => {
     // fds 3 and 4 are the debugging pipe; a detached process group lets kill() end Chrome's helpers too.
     assert.deepEqual((call.options.stdio as unknown[]).slice(3), ['pipe', 'pipe']);
     assert.equal(call.options.detached, true);
-    assert.equal(endpoint.wsUrl, 'ws://127.0.0.1:45678/devtools/browser/stub-id');
+    assert.ok(endpoint.transport.pipe, 'the endpoint is the pipe');
+    assert.equal(endpoint.transport.wsUrl, undefined);
+    const answer = await new Promise((resolve, reject) =>
+      endpoint.transport.pipe?.send('Browser.getVersion', {}, undefined, (error, result) =>
+        error === false ? resolve(result) : reject(new Error(String(error))),
+      ),
+    );
+    assert.deepEqual(answer, {product: 'Stub/1.0', method: 'Browser.getVersion'});
     assert.equal(endpoint.launched, true);
     assert.equal(endpoint.pid, call.child.pid);
   });
@@ -149,13 +164,14 @@ describe('launchChrome (a stub process in place of Chrome)', () => {
     assert.equal(existsSync(profile), false, 'temporary profile left behind');
   });
 
-  it('keeps a persistent profile, and never reads a DevToolsActivePort left over from an earlier run', async () => {
+  it('keeps a persistent profile, and removes a DevToolsActivePort left over from an earlier run', async () => {
     const userDataDir = join(dir, 'persistent');
     mkdirSync(userDataDir, {recursive: true});
     writeFileSync(join(userDataDir, 'DevToolsActivePort'), '1\n/devtools/browser/old\n');
     const {endpoint, call} = await launch({isolated: false, userDataDir});
     assert.ok(call?.args.includes(`--user-data-dir=${userDataDir}`));
-    assert.equal(endpoint.wsUrl, 'ws://127.0.0.1:45678/devtools/browser/stub-id');
+    assert.ok(endpoint.transport.pipe);
+    assert.equal(existsSync(join(userDataDir, 'DevToolsActivePort')), false, 'a stale port file stays');
     await endpoint.kill();
     assert.ok(existsSync(userDataDir), 'a persistent profile was removed');
   });
@@ -168,11 +184,11 @@ describe('launchChrome (a stub process in place of Chrome)', () => {
     assert.deepEqual(readdirSync(root), []);
   });
 
-  it('gives up when Chrome never opens its DevTools port, and kills it', async () => {
+  it('gives up when Chrome never answers over its pipe, and kills it', async () => {
     const root = mkdtempSync(join(dir, 'root-'));
     await assert.rejects(
       launchChrome(options(), {spawn: fakeSpawn('silent'), isRoot: false, tempRoot: root, startupTimeoutMs: 200}),
-      {message: 'Chrome did not open its DevTools port within 0.2 s.'},
+      {message: 'Chrome did not answer over its debugging pipe within 0.2 s.'},
     );
     const child = spawned.at(-1)?.child;
     assert.ok(child?.signalCode ?? child?.exitCode ?? child?.killed, 'the silent process was not killed');

@@ -1,0 +1,135 @@
+/**
+ * The message client over a launched Chrome's debugging pipe
+ * (`--remote-debugging-pipe`: Chrome reads commands on its fd 3 and writes
+ * answers and events on its fd 4, each message JSON ended by a NUL byte).
+ * Flat sessions work as over a WebSocket (a `sessionId` on the message).
+ *
+ * The pipe is the launched browser's only way in: Chrome opens no port, so
+ * no other local user can reach it, and only this process holds the pipe.
+ * Chrome also offers some domains (PWA) only there.
+ */
+import type {Readable, Writable} from 'node:stream';
+
+import {debug} from '../util/logger.js';
+import type {RawClient, RawEvent} from './rawClient.js';
+
+type Callback = (error: unknown, result: unknown) => void;
+
+interface Message {
+  id?: number;
+  method?: string;
+  params?: unknown;
+  sessionId?: string;
+  result?: unknown;
+  error?: unknown;
+}
+
+export class PipeClient implements RawClient {
+  readonly #pending = new Map<number, Callback>();
+  readonly #eventListeners = new Set<(message: RawEvent) => void>();
+  readonly #disconnectListeners = new Set<() => void>();
+  /** Bytes of the message being received, before its NUL. */
+  #parts: Buffer[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(
+    readonly incoming: Readable,
+    readonly outgoing: Writable,
+  ) {
+    incoming.on('data', (chunk: Buffer) => this.#receive(chunk));
+    const close = () => this.#close();
+    incoming.once('close', close);
+    incoming.once('end', close);
+    incoming.once('error', close);
+    outgoing.once('error', close);
+    outgoing.once('close', close);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  send(method: string, params: object, sessionId: string | undefined, callback: Callback): void {
+    if (this.#closed) {
+      callback(new Error(`${method}: the debugging pipe is closed.`), undefined);
+      return;
+    }
+    const id = this.#nextId++;
+    this.#pending.set(id, callback);
+    const message = sessionId === undefined ? {id, method, params} : {id, method, params, sessionId};
+    this.outgoing.write(`${JSON.stringify(message)}\0`);
+  }
+
+  on(event: 'event', listener: (message: RawEvent) => void): this;
+  on(event: 'disconnect', listener: () => void): this;
+  on(event: 'event' | 'disconnect', listener: ((message: RawEvent) => void) | (() => void)): this {
+    if (event === 'event') {
+      this.#eventListeners.add(listener);
+    } else {
+      this.#disconnectListeners.add(listener as () => void);
+    }
+    return this;
+  }
+
+  /** Closes our ends of the pipe; Chrome exits when it sees them close. */
+  async close(): Promise<void> {
+    this.outgoing.end();
+    this.incoming.destroy();
+    this.#close();
+  }
+
+  #receive(chunk: Buffer): void {
+    let start = 0;
+    for (let end = chunk.indexOf(0, start); end !== -1; end = chunk.indexOf(0, start)) {
+      this.#parts.push(chunk.subarray(start, end));
+      const text = Buffer.concat(this.#parts).toString('utf8');
+      this.#parts = [];
+      start = end + 1;
+      this.#handle(text);
+    }
+    if (start < chunk.length) {
+      this.#parts.push(chunk.subarray(start));
+    }
+  }
+
+  #handle(text: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      debug('unparsable message on the debugging pipe', text.slice(0, 200));
+      return;
+    }
+    if (message.id === undefined) {
+      if (message.method) {
+        const event: RawEvent = {method: message.method, params: message.params, sessionId: message.sessionId};
+        for (const listener of this.#eventListeners) {
+          listener(event);
+        }
+      }
+      return;
+    }
+    const callback = this.#pending.get(message.id);
+    this.#pending.delete(message.id);
+    if (message.error) {
+      callback?.(true, message.error);
+    } else {
+      callback?.(false, message.result);
+    }
+  }
+
+  #close(): void {
+    if (this.#closed) {
+      return;
+    }
+    this.#closed = true;
+    for (const callback of this.#pending.values()) {
+      callback(new Error('The debugging pipe closed.'), undefined);
+    }
+    this.#pending.clear();
+    for (const listener of this.#disconnectListeners) {
+      listener();
+    }
+  }
+}
