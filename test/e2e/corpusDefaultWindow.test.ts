@@ -48,7 +48,12 @@ describe('corpus without --viewport: take_snapshot equals chrome-devtools-mcp in
       if (step) {
         it(`after "${step.label}" (${step.tool})`, async () => {
           assert.ok(loaded, 'the page loaded and was compared');
-          await Promise.all([runStep(pair.ours, loaded.oursText, step), runStep(pair.theirs, loaded.theirsText, step)]);
+          // Where the reference fails the step, it reaches the same state another way (as in corpus.test.ts).
+          const theirs = step.referenceInstead?.step ?? step;
+          await Promise.all([
+            runStep(pair.ours, loaded.oursText, step),
+            runStep(pair.theirs, loaded.theirsText, theirs),
+          ]);
           assertSamePoint(page.id, `after "${step.label}" (default window)`, await comparison.compare());
         });
       }

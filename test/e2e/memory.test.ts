@@ -17,7 +17,8 @@ import {
 } from '../support/heapFixtures.js';
 import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
 
-const MEMORY_FLAGS = ['--no-page-id-routing', '--memoryDebugging'];
+// Without the output cap: these tests read whole listings (the cap has its own tests in tokens.test.ts).
+const MEMORY_FLAGS = ['--no-page-id-routing', '--memoryDebugging', '--maxOutputChars', '0'];
 
 /** The heap host processes of one server (never another test's or another user's). */
 async function heapHosts(serverPid: number | null): Promise<number[]> {

@@ -104,7 +104,7 @@ describe('screencast (Chrome recorder)', () => {
       start.text,
       `Screencast recording started. The recording will be saved to ${target}. Use screencast_stop to stop recording.`,
     );
-    await drawFrames(mcp, 1, 60);
+    await drawFrames(mcp, 1, 20);
     const stop = await mcp.call('screencast_stop', {pageId: 1});
     assert.equal(stop.isError, false, stop.text);
     assert.equal(stop.text, `The screencast recording has been stopped and saved to ${target}.`);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import {readFile} from 'node:fs/promises';
 import {after, before, describe, it} from 'node:test';
 
 import {parseSections} from '../../src/response/sections.js';
@@ -100,7 +101,7 @@ describe('take_snapshot sinceLast and maxChars', () => {
     assert.ok(body.length <= 1000, `${body.length}`);
     assert.match(
       body,
-      /\n\[Output cut at 1000 characters: \d+ more lines \(\d+ characters\) left out\. Call take_snapshot with filePath to save the whole snapshot to a file, or with sinceLast=true for only what changed\.\]$/,
+      /\n\[Output cut at 1000 characters: \d+ more lines \(\d+ characters\) left out\. Call take_snapshot with sinceLast=true for only what changed, with maxChars for a shorter cut, or with filePath to save the whole snapshot to a file\.\]$/,
     );
     const bad = await mcp.call('take_snapshot', {pageId: 1, maxChars: 10});
     assert.match(bad.text, /Invalid arguments for tool "take_snapshot": "maxChars": Invalid value: Expected >=200/);
@@ -130,10 +131,15 @@ describe('--maxOutputChars', () => {
   it('caps every tool, with the tool’s own hint', async () => {
     const snapshot = await mcp.call('take_snapshot', {pageId: 1});
     assert.ok(snapshot.text.length <= 2000);
-    assert.match(
-      snapshot.text,
-      /left out\. Call take_snapshot with filePath to save the whole snapshot to a file, or with sinceLast=true for only what changed\.\]$/,
-    );
+    const saved =
+      /left out\. The whole output \((\d+) characters\) is in (\S+)\. Call take_snapshot with sinceLast=true for only what changed, with maxChars for a shorter cut, or with filePath to save the whole snapshot to a file\.\]$/.exec(
+        snapshot.text,
+      );
+    assert.ok(saved?.[2], snapshot.text);
+    // The file holds the whole output, of the size the note gives.
+    const whole = await readFile(saved[2], 'utf8');
+    assert.equal(whole.length, Number(saved[1]));
+    assert.ok(whole.startsWith(snapshot.text.slice(0, 1000)));
     const script = await mcp.call('evaluate_script', {
       pageId: 1,
       function: '() => Array.from({length: 500}, (_, i) => "item " + i)',
@@ -145,7 +151,7 @@ describe('--maxOutputChars', () => {
     assert.ok(text.text.length <= 2000);
     assert.match(
       text.text,
-      /left out\. Call get_page_text with filePath to save the whole text, or with the uid of the part you need\.\]$/,
+      /left out\. The whole output \(\d+ characters\) is in \S+\. Call get_page_text with filePath to save the whole text, or with the uid of the part you need\.\]$/,
     );
     const small = await mcp.call('list_pages');
     assert.doesNotMatch(small.text, /Output cut/);
