@@ -77,6 +77,17 @@ export interface CallOptions {
  */
 const CANCEL_GRACE_MS = 1_000;
 
+/**
+ * A call names no tool of this server (one turned off still is one: its
+ * refusal names the flag). MCP makes this a protocol error, not a result: the
+ * SDK answers an error with a numeric `code` as that JSON-RPC error, message
+ * unchanged (its McpError would prefix "MCP error -32602: ").
+ */
+export class UnknownToolError extends Error {
+  /** JSON-RPC "Invalid params". */
+  readonly code = -32602;
+}
+
 const CANCELLED_TEXT = 'The call was cancelled by the client.';
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
@@ -120,6 +131,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
+  /** Throws UnknownToolError for a name that is no tool; every other failure is an isError result. */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const session = options.session ?? this.defaultSession;
     const {hint, ...result} = await this.#call(name, args, {...options, session});
@@ -142,7 +154,7 @@ export class Pipeline {
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
       const close = names.filter(n => n.includes(name) || name.includes(n) || n.split('_').some(w => name.includes(w)));
-      return fail(
+      throw new UnknownToolError(
         `Unknown tool "${name}".${close.length ? ` Did you mean ${close.map(n => `"${n}"`).join(', ')}?` : ''} Call tools/list for the available tools.`,
       );
     }

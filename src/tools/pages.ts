@@ -5,6 +5,7 @@ import {checkNavigationUrl} from './urlChecks.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
+  title: 'List pages',
   description: 'List the pages (tabs) open in the browser with their ids, titles and URLs, and which one is selected.',
   annotations: {category: 'navigation', readOnlyHint: true},
   schema: {},
@@ -15,6 +16,7 @@ export const listPages = defineTool({
 
 export const selectPage = defineTool({
   name: 'select_page',
+  title: 'Select page',
   description: 'Select a page by id as the context for later tool calls. Call list_pages for the ids.',
   annotations: {category: 'navigation', readOnlyHint: true},
   schema: {
@@ -29,8 +31,15 @@ export const selectPage = defineTool({
 
 export const closePage = defineTool({
   name: 'close_page',
+  title: 'Close page',
   description: 'Close a page by id. The last open page cannot be closed. Call list_pages for the ids.',
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   schema: {
     pageId: v.pipe(v.number(), v.description('The id of the page to close, as shown by list_pages.')),
   },
@@ -48,8 +57,15 @@ export const closePage = defineTool({
 
 export const newPage = defineTool({
   name: 'new_page',
+  title: 'Open new page',
   description: 'Open a new page (tab), load a URL in it and select it. Returns the page list.',
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   schema: {
     url: v.pipe(v.string(), v.description('URL to load in the new page.')),
     background: v.optional(
@@ -82,8 +98,15 @@ export const newPage = defineTool({
 
 export const handleDialog = definePageTool({
   name: 'handle_dialog',
+  title: 'Answer dialog',
   description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the page.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: false,
   answersDialogs: true,
   schema: {
