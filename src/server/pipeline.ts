@@ -21,6 +21,7 @@ import {capOutput} from './outputCap.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
+import {UnknownToolError} from './unknownTool.js';
 
 /** The result of one call, before it becomes an MCP CallToolResult. */
 export interface ToolResult {
@@ -76,17 +77,6 @@ export interface CallOptions {
  * this bounds work that ignores the signal) before the lock goes to the next call.
  */
 const CANCEL_GRACE_MS = 1_000;
-
-/**
- * A call names no tool of this server (one turned off still is one: its
- * refusal names the flag). MCP makes this a protocol error, not a result: the
- * SDK answers an error with a numeric `code` as that JSON-RPC error, message
- * unchanged (its McpError would prefix "MCP error -32602: ").
- */
-export class UnknownToolError extends Error {
-  /** JSON-RPC "Invalid params". */
-  readonly code = -32602;
-}
 
 const CANCELLED_TEXT = 'The call was cancelled by the client.';
 
