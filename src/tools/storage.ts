@@ -22,6 +22,8 @@ export const saveStorageState = definePageTool({
     openWorldHint: false,
   },
   beyondReference: true,
+  // Reads the storage of every page of the context, and the context's cookies.
+  lane: {kind: 'browser', why: "reads every page of the page's browser context"},
   blockedByDialog: false,
   filePaths: ['filePath'],
   schema: {
@@ -51,6 +53,8 @@ export const loadStorageState = definePageTool({
     openWorldHint: false,
   },
   beyondReference: true,
+  // Cookies and localStorage are the whole context's, seen by its other pages at once.
+  lane: {kind: 'browser', why: "writes cookies and storage the context's other pages share"},
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {
