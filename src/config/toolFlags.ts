@@ -4,7 +4,7 @@
  * evaluation, file navigations), experimental tools and output defaults.
  */
 import {defineFlags} from './flagSpec.js';
-import {existingFile, toolNameList} from './valueParsers.js';
+import {existingFile, secretsFile, toolNameList} from './valueParsers.js';
 
 export const TOOL_FLAG_TABLE = defineFlags({
   disabledTools: {
@@ -22,6 +22,14 @@ export const TOOL_FLAG_TABLE = defineFlags({
     parse: toolNameList,
     description:
       'The only tools to offer, by name, comma-separated or repeated; every other tool is off as with `--disabledTools`. A listed tool still needs its category and flags on.',
+  },
+  secrets: {
+    type: 'string',
+    group: 'tools',
+    placeholder: '<file>',
+    parse: secretsFile,
+    description:
+      'A dotenv file of secrets (`NAME=value` per line). `fill`, `fill_form`, `type_text` and `press_key` type a secret when given its name as the whole value; its value never appears in any output (responses, saved files, logs): it is replaced by `<secret>NAME</secret>`.',
   },
   pageIdRouting: {
     type: 'boolean',

@@ -2,9 +2,10 @@
  * Parsers for flag values that are more than a string: each checks one value,
  * returns what the Config holds, and throws an Error that says what to change.
  */
-import {realpathSync, statSync} from 'node:fs';
+import {readFileSync, realpathSync, statSync} from 'node:fs';
 import {resolve} from 'node:path';
 
+import {parseDotenv, Secrets} from '../util/secrets.js';
 import {parseUrlPatternFlag} from '../util/urlPattern.js';
 
 /** A content size typed as `1280x720`. */
@@ -110,4 +111,30 @@ export function existingFile(raw: string, flag: string): string {
     throw new Error(`--${flag} ${raw}: no such file. Give the path of an existing file.`);
   }
   return resolve(raw);
+}
+
+/** A dotenv file of secrets (`NAME=value` per line): read once, at start. */
+export function secretsFile(raw: string, flag: string): Secrets {
+  let text: string;
+  try {
+    text = readFileSync(raw, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? `--${flag} ${raw}: no such file. Give the path of a dotenv file (NAME=value per line).`
+        : `--${flag} ${raw}: cannot read it (${(error as Error).message}).`,
+      {cause: error},
+    );
+  }
+  const values = parseDotenv(text);
+  const names = Object.keys(values);
+  if (!names.length) {
+    throw new Error(`--${flag} ${raw}: no secrets in it. Write one NAME=value per line (dotenv format).`);
+  }
+  const empty = names.find(name => values[name] === '');
+  if (empty !== undefined) {
+    throw new Error(`--${flag} ${raw}: ${empty} has an empty value. Give it a value or remove the line.`);
+  }
+  return new Secrets(values);
 }

@@ -1,7 +1,7 @@
 import {BrowserManager} from '../browser/core/BrowserManager.js';
 import type {Config} from '../config/options.js';
 import {createTools} from '../tools/registry.js';
-import {debug} from '../util/logger.js';
+import {addLogRedaction, debug} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
 import type {FilePolicy} from './filePolicy.js';
 import {sandboxOptions} from './filePolicy.js';
@@ -20,8 +20,11 @@ export class ServerCore implements SessionHost {
   readonly pipeline: Pipeline;
   readonly #sessions = new Set<McpSession>();
   #closing: Promise<void> | undefined;
+  readonly #stopRedacting: () => void;
 
   constructor(readonly config: Config) {
+    const {secrets} = config;
+    this.#stopRedacting = secrets ? addLogRedaction(text => secrets.redact(text)) : () => undefined;
     // Until a call refreshes it with its session's roots, the downloads
     // folder must be where a session without roots may write.
     const rootless = new PathSandbox(sandboxOptions(config, 'owner'));
@@ -58,6 +61,7 @@ export class ServerCore implements SessionHost {
     this.#closing ??= (async () => {
       await Promise.allSettled([...this.#sessions].map(s => s.close()));
       await this.browsers.shutdown().catch((error: unknown) => debug('browser shutdown failed', error));
+      this.#stopRedacting();
     })();
     return this.#closing;
   }

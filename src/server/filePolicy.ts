@@ -14,12 +14,13 @@ export type FilePolicy = 'owner' | 'shared' | 'private';
 
 /** The sandbox options of a session under `policy`. */
 export function sandboxOptions(
-  config: Pick<Config, 'allowUnrestrictedPaths' | 'filesystemRoots'>,
+  config: Pick<Config, 'allowUnrestrictedPaths' | 'filesystemRoots' | 'secrets'>,
   policy: FilePolicy,
 ): SandboxOptions {
   return {
     operatorRoots: config.allowUnrestrictedPaths ? ['/'] : config.filesystemRoots,
     trustClientRoots: policy === 'owner',
     privateFolder: policy === 'private',
+    secrets: config.secrets,
   };
 }

@@ -122,7 +122,8 @@ export class Pipeline {
 
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const session = options.session ?? this.defaultSession;
-    const {hint, ...result} = await this.#call(name, args, {...options, session});
+    const {hint, ...outcome} = await this.#call(name, args, {...options, session});
+    const result = redacted(outcome, this.options.config);
     const maxChars = this.options.config.maxOutputChars;
     if (!maxChars) {
       return result;
@@ -302,6 +303,15 @@ export class Pipeline {
       hint: outputHint(tool, response),
     };
   }
+}
+
+/** The result with the --secrets values replaced by their names, in its text and its structured content. */
+function redacted(result: ToolResult, config: Config): ToolResult {
+  const {secrets} = config;
+  if (!secrets) {
+    return result;
+  }
+  return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
 }
 
 /** Refuses a page tool on a page that cannot do its work: crashed, or paused by a dialog it would wait on. */

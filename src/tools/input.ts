@@ -1,10 +1,16 @@
 import * as v from 'valibot';
 
 import {browserIsLocal} from '../browser/core/browserIsLocal.js';
+import type {Config} from '../config/options.js';
 import type {ActionResult} from '../input/perform.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
 import {checkedReadPath} from './readPath.js';
+
+/** What to type for `value`: a secret's value when it is the secret's name (--secrets), else `value` itself. */
+function typed(config: Config, value: string): string {
+  return config.secrets?.resolve(value) ?? value;
+}
 
 const uidEntry = {
   uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
@@ -104,8 +110,8 @@ export const fill = definePageTool({
   annotations: {category: 'input', readOnlyHint: false},
   blockedByDialog: true,
   schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry},
-  async handler({params, page}, response) {
-    const settle = await page.input.fill(params.uid, params.value);
+  async handler({params, page}, response, {config}) {
+    const settle = await page.input.fill(params.uid, typed(config, params.value));
     report(response, 'Successfully filled out the element', settle, params.includeSnapshot);
   },
 });
@@ -123,9 +129,9 @@ export const fillForm = definePageTool({
     ),
     ...includeSnapshotEntry,
   },
-  async handler({params, page}, response) {
+  async handler({params, page}, response, {config}) {
     for (const {uid, value} of params.elements) {
-      response.attachSettle(await page.input.fill(uid, value));
+      response.attachSettle(await page.input.fill(uid, typed(config, value)));
     }
     response.line('Successfully filled out the form');
     if (params.includeSnapshot) {
@@ -164,8 +170,8 @@ export const pressKey = definePageTool({
     ),
     ...includeSnapshotEntry,
   },
-  async handler({params, page}, response) {
-    const settle = await page.input.pressKey(params.key);
+  async handler({params, page}, response, {config}) {
+    const settle = await page.input.pressKey(typed(config, params.key));
     report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot);
   },
 });
@@ -182,8 +188,8 @@ export const typeTextTool = definePageTool({
       v.pipe(v.string(), v.description('Key to press after typing, e.g. "Enter", "Tab" or "Escape".')),
     ),
   },
-  async handler({params, page}, response) {
-    const settle = await page.input.typeText(params.text, params.submitKey);
+  async handler({params, page}, response, {config}) {
+    const settle = await page.input.typeText(typed(config, params.text), params.submitKey);
     report(
       response,
       params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`,

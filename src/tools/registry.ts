@@ -179,9 +179,22 @@ export function checkToolLists(config: Config, tools: readonly Tool[]): void {
   }
 }
 
+/** The tools that type a secret given its name (--secrets). */
+const SECRET_TYPING_TOOLS = new Set(['fill', 'fill_form', 'type_text', 'press_key']);
+
+/** With --secrets, the typing tools say which names they take. */
+function withSecretsNote(tool: Tool, config: Config): Tool {
+  const names = config.secrets?.names ?? [];
+  if (!names.length || !SECRET_TYPING_TOOLS.has(tool.name)) {
+    return tool;
+  }
+  const note = `To type a secret, give its name as the whole value (${names.join(', ')}); outputs show <secret>NAME</secret>, never the value.`;
+  return {...tool, description: `${tool.description} ${note}`};
+}
+
 /** Evaluates factories with the configuration, adds pageId routing, gates, sorts by name. */
 export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES): RegisteredTool[] {
-  const tools = sources.map(source => (typeof source === 'function' ? source(config) : source));
+  const tools = sources.map(source => withSecretsNote(typeof source === 'function' ? source(config) : source, config));
   checkToolLists(config, tools);
   return tools
     .sort((a, b) => a.name.localeCompare(b.name))

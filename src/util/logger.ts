@@ -25,16 +25,33 @@ export function configureLogger(options: {
   }
 }
 
+/** Applied to every line before it is written (--secrets: their values never reach a log). */
+const redactions = new Set<(text: string) => string>();
+
+/** Adds a redaction of every log line; returns its removal. */
+export function addLogRedaction(redact: (text: string) => string): () => void {
+  redactions.add(redact);
+  return () => redactions.delete(redact);
+}
+
+function formatted(args: unknown[]): string {
+  let text = format(...args);
+  for (const redact of redactions) {
+    text = redact(text);
+  }
+  return text;
+}
+
 function write(level: LogLevel, args: unknown[]): void {
   if (sink) {
     try {
-      sink(level, format(...args));
+      sink(level, formatted(args));
     } catch {
       // A failing sink must not break the server.
     }
     return;
   }
-  const line = `${new Date().toISOString()} ${level} ${format(...args)}\n`;
+  const line = `${new Date().toISOString()} ${level} ${formatted(args)}\n`;
   if (logFile) {
     try {
       appendFileSync(logFile, line);

@@ -3,9 +3,12 @@ import {type FileHandle, mkdtemp, rm, unlink, utimes} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {basename, dirname, extname, join} from 'node:path';
 import {finished, pipeline} from 'node:stream/promises';
+import {promisify} from 'node:util';
+import {gunzip, gzip} from 'node:zlib';
 
 import {canonicalPath, clientRootPath, isInside, narrowRoots} from './roots.js';
 import {type OpenedFile, openForOverwrite, openForRead} from './safeOpen.js';
+import type {Secrets} from './secrets.js';
 import {SessionFolder} from './sessionFolder.js';
 
 export {canonicalPath} from './roots.js';
@@ -38,7 +41,15 @@ export interface SandboxOptions {
    * reference does).
    */
   privateFolder?: boolean;
+  /** --secrets: their values are redacted from every file written (images and videos aside: pixels). */
+  secrets?: Secrets;
 }
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** Files whose bytes are pixels: nothing in them is text to redact (and replacing bytes would break them). */
+const PIXEL_FILES = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.mp4', '.webm']);
 
 /**
  * Where tools may read and write files: the roots (the operator's, narrowed
@@ -116,13 +127,30 @@ export class PathSandbox {
   async save(data: Uint8Array | string, path: string, ext: string): Promise<string> {
     const {path: checked, handle} = await this.openForWrite(path, ext);
     try {
-      await handle.writeFile(data);
+      await handle.writeFile(await this.#redacted(data, checked));
     } catch (error) {
       throw new Error(`Could not write ${checked}: ${(error as Error).message}`, {cause: error});
     } finally {
       await handle.close();
     }
     return checked;
+  }
+
+  /** `data` without the secrets' values (see SandboxOptions.secrets). */
+  async #redacted(data: Uint8Array | string, path: string): Promise<Uint8Array | string> {
+    const {secrets} = this.options;
+    const ext = extname(path).toLowerCase();
+    if (!secrets || PIXEL_FILES.has(ext)) {
+      return data;
+    }
+    if (typeof data === 'string') {
+      return secrets.redact(data);
+    }
+    if (ext === '.gz') {
+      const plain = await gunzipAsync(data).catch(() => undefined);
+      return plain ? gzipAsync(secrets.redactBytes(plain)) : secrets.redactBytes(data);
+    }
+    return secrets.redactBytes(data);
   }
 
   /**
@@ -155,10 +183,16 @@ export class PathSandbox {
     let writeError: Error | undefined;
     stream.on('error', error => (writeError ??= error));
     let failure: Error | undefined;
+    const writer = this.options.secrets?.writer(chunk => stream.write(chunk));
     try {
       await produce(chunk => {
-        stream.write(chunk);
+        if (writer) {
+          writer.write(chunk);
+        } else {
+          stream.write(chunk);
+        }
       });
+      writer?.end();
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
     }
