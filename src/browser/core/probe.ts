@@ -17,9 +17,11 @@
  *   short chain cap, so a chain the action started that never ends costs that
  *   cap and no more; requests are tracked as the action's own;
  * - armed by a callback of work we do not track (the page's own timers and
- *   frames from before the action, a self-renewing setTimeout chain, a
- *   polling loop): never tracked, so the page's own loops never hold the
- *   action.
+ *   frames from before the action: a self-renewing setTimeout chain, a
+ *   polling loop, an animation, a framework still rendering): tracked as a
+ *   chain only when that callback changed the DOM, so a loop that changes
+ *   nothing never holds the action, and one that does (a page still
+ *   hydrating) is followed while it does, up to the chain cap.
  *
  * Activated links with a `download` attribute are counted too (`downloads()`,
  * since the last mark): their download begins only once the server answers,
@@ -58,34 +60,46 @@ const TRACKING = `
   let epoch = 0;
   const pending = new Set();
   const wakers = new Set();
-  // Whose callback runs now: a tracked token, AMBIENT (work we do not track), or undefined (a task we did not see start).
-  const AMBIENT = {};
+  // The callback running now (with the promise reactions it starts): its run, or undefined (a task we did
+  // not see start: the action's script, an input event). A run is ambient when its work is not tracked.
   let current;
+  const observer = new MutationObserver(records => { count += records.length; });
+  const flush = () => { count += observer.takeRecords().length; };
   const track = kind => {
-    if (!epoch || current === AMBIENT) return undefined;
-    const token = {epoch, chain: kind === 'timer' && current !== undefined};
+    if (!epoch) return undefined;
+    const token = !current
+      ? {epoch, chain: false}
+      : current.ambient
+        ? {epoch, chain: true, ambient: current}
+        : {epoch, chain: kind === 'timer'};
     pending.add(token);
     return token;
   };
-  const done = token => { if (token && pending.delete(token)) for (const wake of wakers) wake(); };
+  // Work armed by ambient work counts only when the run that armed it changed the DOM.
+  const counts = token => !token.ambient || token.ambient.mutated;
+  const done = token => { if (token && pending.delete(token) && counts(token)) for (const wake of wakers) wake(); };
   const within = (token, callback, self, args) => {
-    const context = token && token.epoch === epoch ? token : AMBIENT;
+    const run = {ambient: !token || token.epoch !== epoch || Boolean(token.ambient), mutated: false};
+    flush();
+    const before = count;
+    const end = () => { flush(); if (count !== before) run.mutated = true; };
     const outer = current;
-    current = context;
+    current = run;
     try { return callback.apply(self, args); } finally {
       current = outer;
       if (outer === undefined && nativeMicrotask) {
         // The promise reactions the callback started run next, in this task: they are its own.
-        current = context;
+        current = run;
         let rounds = REACTION_ROUNDS;
-        const round = () => { if (current !== context) return; if (--rounds > 0) nativeMicrotask(round); else current = undefined; };
+        const round = () => {
+          if (current === run && --rounds > 0) return nativeMicrotask(round);
+          if (current === run) current = undefined;
+          end();
+        };
         nativeMicrotask(round);
-      }
+      } else end();
     }
   };
-  const observer = new MutationObserver(records => { count += records.length; });
-  const start = () => observer.observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
-  if (document.documentElement) start(); else document.addEventListener('readystatechange', start, {once: true});
   // Timer/frame ids of tracked callbacks, so that clearing one releases it
   // (debounce code clears and re-arms on every keystroke). An interval is a
   // chain once it has run; it is tracked until cleared.
@@ -159,8 +173,9 @@ const SETTLE = `(since, chainMs, capMs) => new Promise(resolve => {
     let framed = false;
     let turns = 0;
     let finished = false;
-    const finish = value => { finished = true; wakers.delete(turn); if (channel) channel.port1.close(); resolve(value); };
-    const busy = now => { for (const token of pending) if (!token.chain || now - began < chainMs) return true; return false; };
+    let framing = false;
+    const finish = value => { finished = true; wakers.delete(wake); if (channel) channel.port1.close(); resolve(value); };
+    const busy = now => { for (const token of pending) if (counts(token) && (!token.chain || now - began < chainMs)) return true; return false; };
     // One task turn: a message posted now runs after the tasks the page posted before it.
     const turn = () => {
       const mine = ++turns;
@@ -171,12 +186,14 @@ const SETTLE = `(since, chainMs, capMs) => new Promise(resolve => {
     const later = (ms, viaFrame) => {
       const mine = ++turns;
       let fired = false;
-      const go = () => { if (!fired && mine === turns) { fired = true; turn(); } };
+      framing = viaFrame;
+      const go = () => { if (!fired && mine === turns) { fired = true; framing = false; turn(); } };
       if (viaFrame) nativeFrame.call(globalThis, go);
       nativeSetTimeout.call(globalThis, go, ms);
     };
     const check = () => {
       if (finished) return;
+      flush();
       const now = performance.now();
       if (now - began >= capMs) return finish(true);
       if (busy(now)) return later(10, false);
@@ -189,7 +206,8 @@ const SETTLE = `(since, chainMs, capMs) => new Promise(resolve => {
       }
       turn();
     };
-    wakers.add(turn);
+    const wake = () => { if (!framing) turn(); };
+    wakers.add(wake);
     check();
   })`;
 
