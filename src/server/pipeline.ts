@@ -228,7 +228,7 @@ export class Pipeline {
     await session.rootsReady();
     const {downloads} = scope.browser;
     await judgeDownloadsDir(downloads, files);
-    const downloadsMark = downloads.mark();
+    const marks = {downloadsMark: downloads.mark(), blockedMark: scope.browser.urlPolicy.blocked.mark()};
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
       browser: handles,
@@ -286,7 +286,7 @@ export class Pipeline {
       notes: [session.takeNote()].filter((n): n is string => Boolean(n)),
       error,
       extensions: config.categoryExtensions,
-      downloadsMark,
+      ...marks,
       downloadsExpectedBefore,
     });
     const isError = state.error !== undefined;
