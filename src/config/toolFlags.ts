@@ -167,4 +167,12 @@ export const TOOL_FLAG_TABLE = defineFlags({
     group: 'tools',
     description: 'Replace sensitive header values (cookies, authorization, …) in network output.',
   },
+  lanes: {
+    type: 'string',
+    group: 'tools',
+    choices: ['server', 'page'],
+    default: 'server',
+    description:
+      'How tool calls queue. `server`: one call at a time, server-wide (per session with `--parallelSessions`). `page`: one queue per page, so a hung page holds back only its own calls; tools that touch the whole browser (`new_page`, `close_page`, traces, Lighthouse, raw CDP, extensions) still run alone.',
+  },
 });

@@ -33,7 +33,7 @@ export class ServerCore implements SessionHost {
       tools: createTools(config),
       config,
       browsers: this.browsers,
-      scheduler: new CallScheduler(config.parallelSessions),
+      scheduler: new CallScheduler(config.parallelSessions, config.lanes),
     });
   }
 

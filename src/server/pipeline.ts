@@ -12,11 +12,13 @@ import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, type PageTool, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
-import {abortable, CancelledError, errorMessage} from '../util/async.js';
-import {debug, warn} from '../util/logger.js';
+import {abortable, CancelledError, errorMessage, settleWithin} from '../util/async.js';
+import {debug} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
 import {sandboxOptions} from './filePolicy.js';
+import {boundNote, explainStuck} from './laneNotes.js';
+import type {BoundPage} from './lanes.js';
 import {capOutput} from './outputCap.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
@@ -187,9 +189,7 @@ export class Pipeline {
     const progress = options.progress ?? NO_PROGRESS;
     const {session} = options;
     try {
-      return await this.scheduler.run(session.id, registered.tool.browserWide !== undefined, signal, () =>
-        this.#execute(registered, params, {progress, signal, session}),
-      );
+      return await this.#scheduled(registered, params, {progress, signal, session});
     } catch (error) {
       if (error instanceof CancelledError) {
         debug(`${name} was cancelled before it ran`);
@@ -197,6 +197,23 @@ export class Pipeline {
       }
       throw error;
     }
+  }
+
+  /** Runs the call when its turn comes: the serial lock (per session with --parallelSessions), or its lane. */
+  #scheduled(
+    registered: RegisteredTool,
+    params: Record<string, unknown>,
+    call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession},
+  ): Promise<Outcome> {
+    const {lanes} = this.scheduler;
+    const {tool} = registered;
+    if (lanes) {
+      const {signal, session} = call;
+      return lanes.run({tool, params, session, signal}, bound => this.#execute(registered, params, {...call, bound}));
+    }
+    return this.scheduler.run(call.session.id, tool.browserWide !== undefined, call.signal, () =>
+      this.#execute(registered, params, call),
+    );
   }
 
   /** The page a page-scoped tool acts on. */
@@ -208,7 +225,7 @@ export class Pipeline {
   async #execute(
     registered: RegisteredTool,
     params: Record<string, unknown>,
-    call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession},
+    call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession; bound?: BoundPage},
   ): Promise<Outcome> {
     const {tool} = registered;
     const {config} = this.options;
@@ -252,7 +269,7 @@ export class Pipeline {
       }
       let work: Promise<void>;
       if (tool.pageScoped) {
-        page = this.#pageFor(params, scope);
+        page = call.bound?.page ?? this.#pageFor(params, scope);
         throwIfUnusable(page, tool);
         downloadsExpectedBefore = page.downloadsExpected;
         work = pageGuard(
@@ -283,8 +300,8 @@ export class Pipeline {
       guard: page && tool.pageScoped ? pageGuard(scope, page, tool) : undefined,
       wants: response.wants,
       files,
-      notes: [session.takeNote()].filter((n): n is string => Boolean(n)),
-      error,
+      notes: [session.takeNote(), boundNote(call.bound)].filter((n): n is string => Boolean(n)),
+      error: error && page && call.bound ? await explainStuck(page, error, tool.name) : error,
       extensions: config.categoryExtensions,
       ...marks,
       downloadsExpectedBefore,
@@ -353,25 +370,6 @@ export function singleSession(
     scope: () => holder.get(),
     takeNote: () => holder.takeNote(),
   };
-}
-
-/** Waits for cancelled work to unwind, but not for longer than `ms`. */
-async function settleWithin(work: Promise<unknown>, ms: number, toolName: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>(resolve => {
-    timer = setTimeout(() => resolve('late'), ms);
-  });
-  const outcome = await Promise.race([
-    work.then(
-      () => 'done' as const,
-      () => 'done' as const,
-    ),
-    late,
-  ]);
-  clearTimeout(timer);
-  if (outcome === 'late') {
-    warn(`${toolName} was cancelled but did not stop within ${ms} ms; the next call runs anyway.`);
-  }
 }
 
 /** How to get what the server cap cut: the tool's own hint, the snapshot's, or the generic one. */

@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 
 import {CancelledError} from '../util/async.js';
 import {RwLock} from '../util/rwLock.js';
+import {PageLanes, queued} from './lanes.js';
 
 /**
  * When tool calls may run. By default one server-wide serial lock (a p-queue
@@ -22,7 +23,15 @@ export class CallScheduler {
   readonly #sessions = new Map<number, PQueue>();
   readonly #browser = new RwLock();
 
-  constructor(readonly parallelSessions: boolean) {}
+  /** --lanes page: one queue per page instead (src/server/lanes.ts); the pipeline asks it directly. */
+  readonly lanes: PageLanes | undefined;
+
+  constructor(
+    readonly parallelSessions: boolean,
+    lanes: 'server' | 'page' = 'server',
+  ) {
+    this.lanes = lanes === 'page' ? new PageLanes() : undefined;
+  }
 
   /**
    * Runs `work` when its turn comes. A call cancelled while it waits is
@@ -35,14 +44,14 @@ export class CallScheduler {
       throw new CancelledError();
     }
     if (!this.parallelSessions) {
-      return this.#queued(this.#serial, signal, work);
+      return queued(this.#serial, signal, work);
     }
     let queue = this.#sessions.get(sessionId);
     if (!queue) {
       queue = new PQueue({concurrency: 1});
       this.#sessions.set(sessionId, queue);
     }
-    return this.#queued(queue, signal, async () => {
+    return queued(queue, signal, async () => {
       const release = await this.#browser.acquire(browserWide, signal);
       try {
         return await work();
@@ -55,25 +64,6 @@ export class CallScheduler {
   /** A session ended: its queue goes (calls still in it were cancelled with the session). */
   forget(sessionId: number): void {
     this.#sessions.delete(sessionId);
-  }
-
-  async #queued<T>(queue: PQueue, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    // Follows the call's signal only while the call waits in the queue.
-    const whileQueued = new AbortController();
-    const forward = () => whileQueued.abort();
-    signal.addEventListener('abort', forward, {once: true});
-    try {
-      return await queue.add(
-        () => {
-          signal.removeEventListener('abort', forward);
-          return work();
-        },
-        {signal: whileQueued.signal},
-      );
-    } catch (error) {
-      throw whileQueued.signal.aborted ? new CancelledError() : error;
-    } finally {
-      signal.removeEventListener('abort', forward);
-    }
+    this.lanes?.forget(sessionId);
   }
 }

@@ -45,12 +45,31 @@ interface BaseTool<E extends Entries, S extends ToolSectionName> {
    */
   browserWide?: string;
   /**
+   * With --lanes page: where a call of this tool queues, and why (the why is
+   * for the reader; src/server/lanes.ts says what each kind does). Unset: a
+   * page tool queues in its page's lane, any other tool (and a `browserWide`
+   * one) takes the browser-wide exclusive lane.
+   */
+  lane?: ToolLane;
+  /**
    * The named response parts the handler fills itself (`response.section`).
    * They make the tool's outputSchema; a handler can only fill the ones listed.
    */
   sections?: readonly S[];
   /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
   outputHint?: string;
+}
+
+/**
+ * Where a call queues with --lanes page:
+ * - `free`: no queue, no lock: reads state the server keeps (it waits for no page);
+ * - `selection`: in the calling session's order of page choices (select_page), no lock;
+ * - `browser`: alone in the whole browser, after the session's earlier page choices;
+ * - `session`: in a queue of the calling session's own, no lock (it never touches the browser).
+ */
+export interface ToolLane {
+  kind: 'free' | 'selection' | 'browser' | 'session';
+  why: string;
 }
 
 /** The hint for output that a cap cut, when the tool names none. */

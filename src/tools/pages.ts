@@ -7,6 +7,9 @@ export const listPages = defineTool({
   name: 'list_pages',
   description: 'List the pages (tabs) open in the browser with their ids, titles and URLs, and which one is selected.',
   annotations: {category: 'navigation', readOnlyHint: true},
+  // A read of the page list the server keeps: an agent asks it to see what is stuck, so it
+  // must not queue behind a stuck page (a busy page's title falls back to the target's).
+  lane: {kind: 'free', why: 'reads the page list, which no call holds'},
   schema: {},
   async handler(_request, response) {
     response.includePages();
@@ -17,6 +20,10 @@ export const selectPage = defineTool({
   name: 'select_page',
   description: 'Select a page by id as the context for later tool calls. Call list_pages for the ids.',
   annotations: {category: 'navigation', readOnlyHint: true},
+  // Changes only the session's choice of page (bringToFront is answered by the browser, not
+  // the page): it runs in the order the session queued its page choices, so a later call
+  // without pageId acts on this page, and never waits for a stuck page's call.
+  lane: {kind: 'selection', why: "sets the session's selected page"},
   schema: {
     pageId: v.pipe(v.number(), v.description('The id of the page to select, as shown by list_pages.')),
     bringToFront: v.optional(v.pipe(v.boolean(), v.description('Also focus the page and bring it to the front.'))),
@@ -31,6 +38,8 @@ export const closePage = defineTool({
   name: 'close_page',
   description: 'Close a page by id. The last open page cannot be closed. Call list_pages for the ids.',
   annotations: {category: 'navigation', readOnlyHint: false},
+  // Closing a page ends its lane and may move the selection: nothing may run on it meanwhile.
+  lane: {kind: 'browser', why: 'removes a page (and its lane) and may change the selection'},
   schema: {
     pageId: v.pipe(v.number(), v.description('The id of the page to close, as shown by list_pages.')),
   },
@@ -50,6 +59,8 @@ export const newPage = defineTool({
   name: 'new_page',
   description: 'Open a new page (tab), load a URL in it and select it. Returns the page list.',
   annotations: {category: 'navigation', readOnlyHint: false},
+  // Adds a page (maybe a browser context) and selects it: later calls without pageId wait for it.
+  lane: {kind: 'browser', why: 'adds a page to the browser and selects it'},
   schema: {
     url: v.pipe(v.string(), v.description('URL to load in the new page.')),
     background: v.optional(

@@ -15,6 +15,8 @@ export const saveStorageState = definePageTool({
     "Save the login state of the page's browser context to a JSON file: all its cookies (with their attributes) and the localStorage and sessionStorage of the origins its pages have open. Same format as Playwright's storageState; load it with load_storage_state.",
   annotations: {category: 'navigation', readOnlyHint: false},
   beyondReference: true,
+  // Reads the storage of every page of the context, and the context's cookies.
+  lane: {kind: 'browser', why: "reads every page of the page's browser context"},
   blockedByDialog: false,
   filePaths: ['filePath'],
   schema: {
@@ -37,6 +39,8 @@ export const loadStorageState = definePageTool({
     "Load a storage state file (from save_storage_state or Playwright's storageState) into the page's browser context: cookies and localStorage for the whole context, sessionStorage into this page. The whole file is checked first; a file that is not a state file changes nothing.",
   annotations: {category: 'navigation', readOnlyHint: false},
   beyondReference: true,
+  // Cookies and localStorage are the whole context's, seen by its other pages at once.
+  lane: {kind: 'browser', why: "writes cookies and storage the context's other pages share"},
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {

@@ -1,3 +1,5 @@
+import {warn} from './logger.js';
+
 /** A promise with its resolve/reject exposed. */
 export interface Deferred<T> {
   promise: Promise<T>;
@@ -100,4 +102,23 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
       },
     );
   });
+}
+
+/** Waits for cancelled work to unwind, but not for longer than `ms`. */
+export async function settleWithin(work: Promise<unknown>, ms: number, toolName: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>(resolve => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const outcome = await Promise.race([
+    work.then(
+      () => 'done' as const,
+      () => 'done' as const,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    warn(`${toolName} was cancelled but did not stop within ${ms} ms; the next call runs anyway.`);
+  }
 }

@@ -138,12 +138,16 @@ export class Browser {
 
   async #init(): Promise<void> {
     const c = this.connection;
-    c.onClose(() => {
+    const gone = () => {
       this.#disconnected = true;
       for (const page of this.#pages.values()) {
         page.dispose();
       }
-    });
+    };
+    c.onClose(gone);
+    // A launched Chrome that exits is gone even before its pipe's end is read:
+    // the next call relaunches it instead of answering from what it last knew.
+    void this.endpoint.exited.then(gone);
     c.on('Target.attachedToTarget', params => this.#onAttached(params));
     c.on('Target.detachedFromTarget', ({sessionId, targetId}) => {
       const page = targetId

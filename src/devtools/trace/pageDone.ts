@@ -12,22 +12,28 @@ export const AUTO_STOP_MAX_MS = 5_000;
 const NETWORK_POLL_MS = 50;
 
 /**
- * Resolves in the page once the main thread has been idle, with no new LCP
- * candidate or layout shift and the document complete, for `quiet` ms. Runs
+ * Resolves in the page once it has an LCP candidate and the main thread has
+ * been idle, with no new LCP candidate or layout shift and the document
+ * complete, for `quiet` ms. Runs
  * in an isolated world: it must not touch the page's own globals.
  */
 const PAGE_QUIET_SOURCE = (quiet: number) => `new Promise(resolve => {
   let last = performance.now();
+  // A page with content has an LCP candidate once it painted: until then it is
+  // not done, however idle its thread (a loaded machine paints late; the
+  // caller's bound ends the wait for a page that never paints one).
+  let painted = typeof PerformanceObserver !== 'function' ||
+    !PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint');
   const touch = () => { last = performance.now(); };
   try {
-    new PerformanceObserver(touch).observe({type: 'largest-contentful-paint', buffered: true});
+    new PerformanceObserver(() => { painted = true; touch(); }).observe({type: 'largest-contentful-paint', buffered: true});
     new PerformanceObserver(touch).observe({type: 'layout-shift', buffered: true});
   } catch {}
   const idle = typeof requestIdleCallback === 'function'
     ? cb => requestIdleCallback(cb, {timeout: ${quiet}})
     : cb => setTimeout(cb, 16);
   const check = () => idle(() => {
-    if (document.readyState === 'complete' && performance.now() - last >= ${quiet}) {
+    if (painted && document.readyState === 'complete' && performance.now() - last >= ${quiet}) {
       resolve(true);
     } else {
       setTimeout(check, 50);

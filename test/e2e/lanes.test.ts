@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import {after, before, describe, it} from 'node:test';
+
+import {FixtureServer} from '../support/fixtureServer.js';
+import {CALL_TIMEOUT_MS, startServer, type TestServer} from '../support/mcpClient.js';
+
+/** Polls `check` (a state, not a time) until it holds; fails after `ms`. */
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
+}
+
+type CallToolResult = Awaited<ReturnType<TestServer['client']['callTool']>>;
+
+function textOf(result: CallToolResult): string {
+  return (result.content as Array<{type: string; text?: string}>).map(c => c.text ?? '').join('\n');
+}
+
+/** A call in flight whose settling the test can look at without waiting for it. */
+function track(promise: Promise<CallToolResult>): {promise: Promise<CallToolResult>; settled: () => boolean} {
+  let done = false;
+  const tracked = promise.finally(() => (done = true));
+  tracked.catch(() => undefined);
+  return {promise: tracked, settled: () => done};
+}
+
+/** A page titled `title` with a button that counts its clicks. */
+function pageHtml(title: string): string {
+  return `<title>${title}</title><button onclick="window.clicks = (window.clicks || 0) + 1">Press</button>`;
+}
+
+/** Runs in the page: tells the fixture server it starts, then never returns. */
+const SPIN = `() => { const x = new XMLHttpRequest(); x.open('GET', '/spinning', false); x.send(); while (true) {} }`;
+
+describe('--lanes page: a stuck page holds back only its own calls', () => {
+  let fixtures: FixtureServer;
+  let mcp: TestServer;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    fixtures.route('/spinning', {body: 'ok'});
+    for (const n of [1, 2, 3, 4, 5]) {
+      fixtures.html(`/p${n}`, pageHtml(`P${n}`));
+    }
+    mcp = await startServer({args: ['--lanes', 'page']});
+    await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/p1')});
+    for (const n of [2, 3, 4, 5]) {
+      const opened = await mcp.call('new_page', {url: fixtures.url(`/p${n}`)});
+      assert.match(opened.text, new RegExp(`${n}: P${n} \\(.*/p${n}\\) \\[selected\\]`), opened.text);
+    }
+  });
+
+  after(async () => {
+    await mcp?.close();
+    await fixtures?.stop();
+  });
+
+  it('runs take_snapshot, click, evaluate_script and list_pages on page 2 while page 1 spins in while(true)', async () => {
+    const hung = track(
+      mcp.client.callTool({name: 'evaluate_script', arguments: {pageId: 1, function: SPIN}}, undefined, {
+        timeout: CALL_TIMEOUT_MS,
+      }),
+    );
+    await until(() => fixtures.requests.some(r => r.url === '/spinning'), 'page 1 to start spinning');
+
+    const snapshot = await mcp.call('take_snapshot', {pageId: 2});
+    assert.equal(snapshot.isError, false, snapshot.text);
+    const uid = /uid=(\S+) button "Press"/.exec(snapshot.text)?.[1];
+    assert.ok(uid, snapshot.text);
+    assert.equal(hung.settled(), false, 'the spinning call ended before the snapshot');
+
+    const click = await mcp.call('click', {pageId: 2, uid});
+    assert.equal(click.isError, false, click.text);
+    const clicks = await mcp.call('evaluate_script', {pageId: 2, function: '() => [document.title, window.clicks]'});
+    assert.match(clicks.text, /\["P2",1\]/, clicks.text);
+    const pages = await mcp.call('list_pages');
+    assert.match(pages.text, /1: .*\/p1/, pages.text);
+    assert.equal(hung.settled(), false, 'the spinning call ended before the calls on page 2');
+
+    // The stuck call ends within its bound, saying what the page does and what to do.
+    const ended = await hung.promise;
+    assert.equal(ended.isError, true, textOf(ended));
+    assert.match(textOf(ended), /did not finish within 60 s/, textOf(ended));
+    assert.match(textOf(ended), /Page 1 is busy: its main thread did not answer .* close_page/, textOf(ended));
+  });
+});
+
+describe('--lanes page without page-id routing: calls bind to the page selected when they were queued', () => {
+  let fixtures: FixtureServer;
+  let mcp: TestServer;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    for (const n of [1, 2, 3, 4]) {
+      fixtures.html(`/p${n}`, pageHtml(`P${n}`));
+    }
+    mcp = await startServer({args: ['--lanes', 'page', '--no-page-id-routing']});
+    await mcp.call('navigate_page', {url: fixtures.url('/p1')});
+    for (const n of [2, 3, 4]) {
+      await mcp.call('new_page', {url: fixtures.url(`/p${n}`)});
+    }
+  });
+
+  after(async () => {
+    await mcp?.close();
+    await fixtures?.stop();
+  });
+
+  it('names the page a call without pageId ran on', async () => {
+    await mcp.call('select_page', {pageId: 3});
+    const result = await mcp.call('evaluate_script', {function: '() => document.title'});
+    assert.match(result.text, /"P3"/, result.text);
+    assert.match(result.text, /ran on page 3, the selected page when it was queued/, result.text);
+  });
+
+  it('lands 0 calls of 4 agents x 20 steps on the wrong page with select_page racing them', async () => {
+    // One client, all 80 calls sent at once (4 agents taking turns): each call must act on
+    // the page of the last select_page sent before it, however the lanes run them.
+    let seed = 23;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    let selected = 0;
+    const checks: Array<{expected: number; call: Promise<CallToolResult>}> = [];
+    const all: Array<Promise<CallToolResult>> = [];
+    const send = (name: string, args: Record<string, unknown>) => {
+      const call = mcp.client.callTool({name, arguments: args}, undefined, {timeout: CALL_TIMEOUT_MS});
+      all.push(call);
+      return call;
+    };
+    for (let step = 0; step < 80; step++) {
+      const kind = step === 0 ? 0 : random(3);
+      if (kind === 0) {
+        selected = 1 + random(4);
+        void send('select_page', {pageId: selected});
+      } else {
+        const call =
+          kind === 1 ? send('evaluate_script', {function: '() => document.title'}) : send('take_snapshot', {});
+        checks.push({expected: selected, call});
+      }
+    }
+    await Promise.all(all);
+    const wrong: string[] = [];
+    for (const {expected, call} of checks) {
+      const text = textOf(await call);
+      const ok =
+        text.includes(`ran on page ${expected},`) &&
+        (text.includes(`"P${expected}"`) || text.includes(`RootWebArea "P${expected}"`));
+      if (!ok) {
+        wrong.push(`expected page ${expected}: ${text.slice(0, 300)}`);
+      }
+    }
+    assert.ok(checks.length >= 40, `only ${checks.length} page calls`);
+    assert.deepEqual(wrong, []);
+  });
+});
+
+describe('default lanes (server): one call at a time, as before', () => {
+  let fixtures: FixtureServer;
+  let mcp: TestServer;
+  let open = false;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    fixtures.route('/gate', (_req, res) => {
+      res.writeHead(200, {'content-type': 'text/plain'}).end(open ? 'open' : 'closed');
+    });
+    fixtures.route('/b-ran', {body: 'ok'});
+    fixtures.html('/a', pageHtml('A'));
+    fixtures.html('/b', pageHtml('B'));
+    mcp = await startServer();
+    await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/a')});
+    await mcp.call('new_page', {url: fixtures.url('/b')});
+  });
+
+  after(async () => {
+    await mcp?.close();
+    await fixtures?.stop();
+  });
+
+  it('holds a call on page 2 until the busy call on page 1 ends', async () => {
+    // Page 1 stays busy (a loop of synchronous requests) until the test opens the gate.
+    const busy = track(
+      mcp.client.callTool(
+        {
+          name: 'evaluate_script',
+          arguments: {
+            pageId: 1,
+            function: `() => { for (;;) { const x = new XMLHttpRequest(); x.open('GET', '/gate', false); x.send(); if (x.responseText === 'open') return 'released'; } }`,
+          },
+        },
+        undefined,
+        {timeout: CALL_TIMEOUT_MS},
+      ),
+    );
+    const gates = () => fixtures.requests.filter(r => r.url === '/gate').length;
+    await until(() => gates() > 0, 'page 1 to start polling');
+    const other = track(
+      mcp.client.callTool(
+        {
+          name: 'evaluate_script',
+          arguments: {
+            pageId: 2,
+            function: `() => { const x = new XMLHttpRequest(); x.open('GET', '/b-ran', false); x.send(); return 'b'; }`,
+          },
+        },
+        undefined,
+        {timeout: CALL_TIMEOUT_MS},
+      ),
+    );
+    // Page 1 polls on: 200 more round trips, and page 2's call has still not run.
+    const seen = gates();
+    await until(() => gates() >= seen + 200, 'page 1 to poll on');
+    assert.equal(
+      fixtures.requests.some(r => r.url === '/b-ran'),
+      false,
+      'the call on page 2 ran while page 1 was busy',
+    );
+    assert.equal(other.settled(), false);
+    open = true;
+    assert.match(textOf(await busy.promise), /released/);
+    assert.match(textOf(await other.promise), /"b"/);
+    const urls = fixtures.requests.map(r => r.url);
+    assert.ok(urls.indexOf('/b-ran') > urls.lastIndexOf('/gate'), 'page 2 ran before page 1 was released');
+  });
+});
