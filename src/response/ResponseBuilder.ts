@@ -10,8 +10,19 @@ export interface ImageContent {
   mimeType: string;
 }
 
+/** take_snapshot's aimed views (snapshot/views.ts); all off: the whole tree, as the reference prints it. */
+export interface SnapshotViewRequest {
+  uid?: string;
+  depth?: number;
+  interactive?: boolean;
+  /** Start with the line naming the open modal dialog, menu or listbox (also with interactive, when one is open). */
+  openLayer?: boolean;
+}
+
 export interface SnapshotRequest {
   verbose: boolean;
+  /** Only part of the tree, or the open-layer line (undefined: the whole tree). */
+  view?: SnapshotViewRequest;
   /** Save the snapshot text to this (sandbox-checked) path instead of inlining it. */
   filePath?: string;
   /** Only what changed since the page's previous snapshot. */

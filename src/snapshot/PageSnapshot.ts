@@ -10,7 +10,7 @@ import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {captureTree, SnapshotEnv} from './engine.js';
 import {type ExtraElement, insertExtraNodes} from './extraNodes.js';
-import {formatSnapshot} from './format.js';
+import {linesText, type PrintedLine, printedLines} from './format.js';
 import type {SnapNode} from './types.js';
 import {type UidAssignment, UidRegistry} from './uids.js';
 
@@ -75,6 +75,7 @@ export class SnapshotState implements ElementResolver {
   readonly #uids = new UidRegistry();
   readonly #env = new SnapshotEnv();
   #latest: UidAssignment | undefined;
+  #lines: PrintedLine[] = [];
 
   constructor(readonly page: Page) {}
 
@@ -89,7 +90,13 @@ export class SnapshotState implements ElementResolver {
     }
     const assignment = this.#uids.assign(root);
     this.#latest = assignment;
-    return formatSnapshot(root, node => assignment.uidOf.get(node) ?? '', verbose);
+    this.#lines = printedLines(root, node => assignment.uidOf.get(node) ?? '', verbose);
+    return linesText(this.#lines);
+  }
+
+  /** The printed lines of the latest snapshot (what its text shows). */
+  get lines(): readonly PrintedLine[] {
+    return this.#lines;
   }
 
   /** The snapshot node behind a uid (throws the unknown-uid error). */

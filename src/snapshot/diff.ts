@@ -11,7 +11,7 @@
  * count of what did not change.
  */
 
-interface Line {
+export interface Line {
   uid: string;
   depth: number;
   /** The line without its indentation. */
@@ -68,7 +68,7 @@ function longestIncreasing(values: number[]): Set<number> {
 }
 
 /** uids of nodes that kept their parent but moved among their siblings. */
-function movedNodes(before: Line[], after: Line[]): Set<string> {
+function movedNodes(before: readonly Line[], after: readonly Line[]): Set<string> {
   const position = new Map<string, number>();
   const siblings = new Map<string | undefined, string[]>();
   for (const line of before) {
@@ -138,8 +138,11 @@ export interface SnapshotDiff {
 
 /** The changes from `previous` to `current`, both snapshot texts of one page. */
 export function diffSnapshotTexts(previous: string, current: string): SnapshotDiff {
-  const before = parseSnapshotText(previous);
-  const after = parseSnapshotText(current);
+  return diffSnapshotLines(parseSnapshotText(previous), parseSnapshotText(current));
+}
+
+/** The changes from `before` to `after`, the lines of two snapshots (or of one view of each) of a page. */
+export function diffSnapshotLines(before: readonly Line[], after: readonly Line[]): SnapshotDiff {
   const old = new Map(before.map(l => [l.uid, l]));
   const now = new Set(after.map(l => l.uid));
   const moved = movedNodes(before, after);

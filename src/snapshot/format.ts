@@ -74,11 +74,41 @@ export function walkPrinted(root: SnapNode, verbose: boolean, visit: (node: Snap
   walk(root, 0);
 }
 
+/** One printed snapshot line, with what views and searches read from it. */
+export interface PrintedLine {
+  uid: string;
+  /** Levels below the root. */
+  depth: number;
+  /** The line without indentation (formatNodeLine). */
+  body: string;
+  /** The uid of the line it is printed under. */
+  parent: string | undefined;
+  role: string;
+  name: string;
+  props: SnapNode['props'];
+}
+
+/** The printed lines of a tree, in document order. */
+export function printedLines(root: SnapNode, uidOf: (node: SnapNode) => string, verbose: boolean): PrintedLine[] {
+  const out: PrintedLine[] = [];
+  const stack: string[] = [];
+  walkPrinted(root, verbose, (node, depth) => {
+    const uid = uidOf(node);
+    stack.length = depth;
+    out.push({uid, depth, body: formatNodeLine(node, uid), parent: stack[depth - 1], ...pick(node)});
+    stack.push(uid);
+  });
+  return out;
+}
+
+const pick = ({role, name, props}: SnapNode) => ({role, name, props});
+
+/** Lines as snapshot text: two spaces of indent per level, each line ending in a newline. */
+export function linesText(lines: ReadonlyArray<{depth: number; body: string}>): string {
+  return lines.map(line => `${'  '.repeat(line.depth)}${line.body}\n`).join('');
+}
+
 /** The snapshot text: one line per node, two spaces of indent per level, each line ending in a newline. */
 export function formatSnapshot(root: SnapNode, uidOf: (node: SnapNode) => string, verbose: boolean): string {
-  const out: string[] = [];
-  walkPrinted(root, verbose, (node, depth) => {
-    out.push(`${'  '.repeat(depth)}${formatNodeLine(node, uidOf(node))}\n`);
-  });
-  return out.join('');
+  return linesText(printedLines(root, uidOf, verbose));
 }

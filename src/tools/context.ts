@@ -33,6 +33,7 @@ import type {HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import type {AuditDevice, AuditMode, LighthouseRun} from '../devtools/lighthouse/runLighthouse.js';
 import type {StopResult} from '../devtools/trace/PerformanceTracer.js';
 import type {ActionResult} from '../input/perform.js';
+import type {ElementQuery} from '../snapshot/find.js';
 import type {ProgressReporter} from '../util/progress.js';
 import type {OpenedFile} from '../util/safeOpen.js';
 
@@ -192,6 +193,8 @@ export interface ToolPage {
   screenshot(request: ScreenshotRequest): Promise<string>;
   /** Makes `state` the page's whole emulation state. */
   emulate(state: EmulationState): Promise<void>;
+  /** Takes a snapshot and returns its lines matching the query, under their ancestors (find_elements). */
+  findElements(query: ElementQuery): Promise<string[]>;
   /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText>;
   /** Sends one raw CDP command to the page's session or the browser; throws when it is refused. */

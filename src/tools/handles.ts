@@ -35,6 +35,7 @@ import {waitForText} from '../browser/script/waitForText.js';
 import type {Config} from '../config/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
 import {type LighthouseRun, runLighthouse} from '../devtools/lighthouse/runLighthouse.js';
+import {type ElementQuery, findElements} from '../snapshot/find.js';
 import {type CallControl, NO_CALL_CONTROL, type ProgressReporter} from '../util/progress.js';
 import type {
   ToolBrowser,
@@ -202,6 +203,10 @@ export class PageHandle implements ToolPage {
     const {scope, config, files} = this.owner;
     const switches = rawSwitches(config, files, url => scope.browser.urlPolicy.isAllowed(url));
     return sendRawCommand({scope, page: this.page, method, params, target, switches});
+  }
+
+  findElements(query: ElementQuery): Promise<string[]> {
+    return findElements(this.page, query);
   }
 
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {

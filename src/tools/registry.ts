@@ -50,7 +50,7 @@ import {screencastStart, screencastStop} from './screencast.js';
 import {takeScreenshot} from './screenshot.js';
 import {evaluateScript} from './script.js';
 import {slimEvaluate, slimNavigate, slimScreenshot} from './slim.js';
-import {takeSnapshot} from './snapshot.js';
+import {findElements, takeSnapshot} from './snapshot.js';
 import {loadStorageState, saveStorageState} from './storage.js';
 import {execute3pDeveloperTool, list3pDeveloperTools} from './thirdParty.js';
 import {executeWebmcpTool, listWebmcpTools} from './webmcp.js';
@@ -91,6 +91,7 @@ export const TOOL_SOURCES: ToolSource[] = [
   loadStorageState,
   listDownloads,
   getPageText,
+  findElements,
   sendCdpCommand,
   takeHeapSnapshot,
   closeHeapSnapshot,
