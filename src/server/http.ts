@@ -131,9 +131,7 @@ export class McpHttpHandler {
       return;
     }
     if (!hasToken(req, this.options.token)) {
-      throw new HttpError(401, 'Missing or wrong token. Send the server token as "Authorization: Bearer <token>".', {
-        'WWW-Authenticate': 'Bearer realm="cdp-mcp"',
-      });
+      throw unauthorized(req.headers.authorization !== undefined);
     }
     if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
       throw new HttpError(405, `Method ${req.method} is not allowed on ${MCP_PATH}.`, {Allow: 'GET, POST, DELETE'});
@@ -266,6 +264,20 @@ export async function serveHttp(core: ServerCore, options: HttpOptions): Promise
       await new Promise<void>(resolve => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * 401 as RFC 6750 says, so a client with a static token knows what went
+ * wrong: no token, a bare challenge; a wrong one, `error="invalid_token"`.
+ */
+function unauthorized(tokenGiven: boolean): HttpError {
+  const message = tokenGiven
+    ? 'Wrong token: the Authorization header does not carry this server\'s token. Send "Authorization: Bearer <token>" with the token the server printed (or was given with --authToken).'
+    : 'Missing token. Send the server token as "Authorization: Bearer <token>".';
+  const challenge = tokenGiven
+    ? 'Bearer realm="cdp-mcp", error="invalid_token", error_description="The token is wrong."'
+    : 'Bearer realm="cdp-mcp"';
+  return new HttpError(401, message, {'WWW-Authenticate': challenge});
 }
 
 /** Reads and parses a JSON body, refusing one over the cap (413) or malformed (400). */

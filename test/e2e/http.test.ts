@@ -52,7 +52,7 @@ describe('Streamable HTTP: access', () => {
     assert.equal(wrong.status, 401);
     const basic = await post(server.url, {authorization: `Basic ${server.token}`});
     assert.equal(basic.status, 401);
-    await assert.rejects(connectSession(server.url, 'not-the-token'), /Missing or wrong token/);
+    await assert.rejects(connectSession(server.url, 'not-the-token'), /Wrong token/);
     const session = await server.connect();
     assert.ok(session.sessionId);
     const pages = await session.call('list_pages');

@@ -72,6 +72,30 @@ describe('unknown tools over HTTP', () => {
   });
 });
 
+describe('HTTP 401 as RFC 6750 says', () => {
+  it('challenges a request without a token, and says invalid_token for a wrong one', async () => {
+    const http = await startHttpServer();
+    try {
+      const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'ping'});
+      const headers = {'content-type': 'application/json', accept: 'application/json, text/event-stream'};
+      const none = await fetch(http.url, {method: 'POST', headers, body});
+      assert.equal(none.status, 401);
+      assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="cdp-mcp"');
+      assert.match(((await none.json()) as {error: {message: string}}).error.message, /^Missing token\./);
+      const wrong = await fetch(http.url, {
+        method: 'POST',
+        headers: {...headers, authorization: 'Bearer not-the-token-at-all'},
+        body,
+      });
+      assert.equal(wrong.status, 401);
+      assert.match(wrong.headers.get('www-authenticate') ?? '', /^Bearer realm="cdp-mcp", error="invalid_token"/);
+      assert.match(((await wrong.json()) as {error: {message: string}}).error.message, /^Wrong token/);
+    } finally {
+      await http.close();
+    }
+  });
+});
+
 describe('tools/list for a spec-checking client', () => {
   for (const flags of [ALL_TOOLS, ['--slim']]) {
     it(`gives every tool a title, all four hints and a closed 2020-12 schema (${flags.join(' ')})`, async () => {
