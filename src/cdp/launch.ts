@@ -19,7 +19,7 @@ import type {BrowserEndpoint} from './browserEndpoint.js';
 import {type Channel, resolveExecutable} from './finder.js';
 import {buildChromeFlags, type ChromeFlagOptions} from './flags.js';
 import {PipeClient} from './pipeClient.js';
-import {prepareProfile, type Profile} from './profile.js';
+import {disableNetworkPrediction, prepareProfile, type Profile} from './profile.js';
 
 /** How long kill() waits for Chrome to exit before removing its profile anyway. */
 const KILL_WAIT_MS = 3_000;
@@ -33,6 +33,8 @@ export interface LaunchOptions extends ChromeFlagOptions {
   /** Temporary profile, deleted when the browser exits. */
   isolated: boolean;
   userDataDir?: string;
+  /** Turn off the profile's network prediction (a URL policy: no preconnects to hosts it blocks). */
+  noNetworkPrediction?: boolean;
 }
 
 /** Seams for tests: what a launch otherwise takes from the system. */
@@ -124,6 +126,9 @@ export async function launchChrome(
     );
   }
   const profile = prepareProfile(options, sys.tempRoot);
+  if (options.noNetworkPrediction) {
+    disableNetworkPrediction(profile.dir);
+  }
   // Left by an earlier run (or an older version that opened a port): it names a port nobody should trust.
   rmSync(join(profile.dir, 'DevToolsActivePort'), {force: true});
   const launcher = await start(chromePath, buildChromeFlags(options, sys.isRoot), profile, options, sys.spawn);

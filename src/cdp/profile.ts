@@ -92,3 +92,33 @@ export function prepareProfile(
   mkdirSync(dir, {recursive: true});
   return {dir, temporary: false, remove: () => undefined};
 }
+
+/**
+ * Sets the profile's network prediction to "never" (Chrome's
+ * `net.network_prediction_options`: 2) in its Default/Preferences, keeping
+ * the rest: without it Chrome preconnects to the host of a new window before
+ * its blocked request, so a host the URL policy blocks still sees connections.
+ */
+export function disableNetworkPrediction(dir: string): void {
+  const file = join(dir, 'Default', 'Preferences');
+  let prefs: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      prefs = parsed as Record<string, unknown>;
+    }
+  } catch {
+    // No preferences yet (a new profile), or unreadable ones Chrome would reset.
+  }
+  const net = (prefs['net'] && typeof prefs['net'] === 'object' ? prefs['net'] : {}) as Record<string, unknown>;
+  if (net['network_prediction_options'] === 2) {
+    return;
+  }
+  prefs['net'] = {...net, network_prediction_options: 2};
+  try {
+    mkdirSync(join(dir, 'Default'), {recursive: true});
+    writeFileSync(file, JSON.stringify(prefs));
+  } catch (error) {
+    debug(`could not turn off network prediction in ${file}`, error);
+  }
+}

@@ -1,5 +1,5 @@
 import {formatDialog, formatEmulation, formatPages} from './format.js';
-import {formatStartedDownloads} from './formatDownloads.js';
+import {formatBlocked, formatStartedDownloads} from './formatDownloads.js';
 import {renderSections, type Sections, type ToolSectionName} from './sections.js';
 import {serverPartsJson} from './serverParts.js';
 import type {ResponseState} from './state.js';
@@ -131,6 +131,9 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
     }
     if (state.downloads?.length) {
       sections.downloadsStarted = formatStartedDownloads(state.downloads);
+    }
+    if (state.blocked?.length) {
+      sections.blocked = formatBlocked(state.blocked);
     }
     if (state.error !== undefined) {
       sections.error = [`Error: ${state.error}`];

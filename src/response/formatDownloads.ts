@@ -56,3 +56,11 @@ export function formatStartedDownloads(downloads: DownloadView[]): string[] {
     ...(running ? ['Call list_downloads to see when they finish.'] : []),
   ];
 }
+
+/** The section of what the URL policy blocked during a call: one line per kind and URL. */
+export function formatBlocked(blocked: ReadonlyArray<{kind: string; url: string}>): string[] {
+  return [
+    '## Blocked by the URL policy',
+    ...blocked.map(({kind, url}) => `- ${kind} ${url.length > URL_LIMIT ? `${url.slice(0, URL_LIMIT)}…` : url}`),
+  ];
+}

@@ -13,6 +13,8 @@ export const SECTIONS = [
   {name: 'navigation', start: /^Page navigated to /},
   /** Downloads the call started (the server adds them). */
   {name: 'downloadsStarted', start: /^## Downloads started$/},
+  /** What the URL policy blocked during the call (the server adds it). */
+  {name: 'blocked', start: /^## Blocked by the URL policy$/},
   /** Emulation status of the response's page. */
   {name: 'emulation', start: /^(Emulating |Default navigation timeout set to )/},
   {name: 'dialog', start: /^# Open dialog$/},
@@ -51,6 +53,7 @@ export type ToolSectionName = Exclude<
   | 'lines'
   | 'navigation'
   | 'downloadsStarted'
+  | 'blocked'
   | 'emulation'
   | 'dialog'
   | 'pages'

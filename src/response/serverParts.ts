@@ -73,6 +73,9 @@ export function serverPartsJson(
   if (state.downloads?.length) {
     before['downloadsStarted'] = formatStartedDownloads(state.downloads).join('\n');
   }
+  if (state.blocked?.length) {
+    before['blockedByUrlPolicy'] = state.blocked;
+  }
   if (state.emulation) {
     Object.assign(before, emulationJson(state.emulation.state, state.emulation.navigationTimeoutMs));
   }

@@ -28,6 +28,8 @@ export interface ResponseState {
   snapshot?: string[];
   /** Downloads that began during the call. */
   downloads?: DownloadView[];
+  /** What the URL policy blocked during the call that pages started by themselves. */
+  blocked?: Array<{kind: string; url: string}>;
   /** The handler's (or the resolution's) failure. */
   error?: string;
 }

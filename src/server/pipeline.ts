@@ -245,7 +245,7 @@ export class Pipeline {
     await session.rootsReady();
     const {downloads} = scope.browser;
     await judgeDownloadsDir(downloads, files);
-    const downloadsMark = downloads.mark();
+    const marks = {downloadsMark: downloads.mark(), blockedMark: scope.browser.urlPolicy.blocked.mark()};
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
       browser: handles,
@@ -303,7 +303,7 @@ export class Pipeline {
       notes: [session.takeNote(), boundNote(call.bound)].filter((n): n is string => Boolean(n)),
       error: error && page && call.bound ? await explainStuck(page, error, tool.name) : error,
       extensions: config.categoryExtensions,
-      downloadsMark,
+      ...marks,
       downloadsExpectedBefore,
     });
     const isError = state.error !== undefined;

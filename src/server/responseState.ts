@@ -27,6 +27,8 @@ export async function resolveResponseState(options: {
   extensions?: boolean;
   /** Downloads from this mark on began during the call. */
   downloadsMark?: number;
+  /** What the URL policy blocked from this mark on happened during the call. */
+  blockedMark?: number;
   /** The page's expected-download count before the call (the call's actions may add to it). */
   downloadsExpectedBefore?: number;
   /** Stops work on the call's page when it crashes or a dialog pauses it (as the handler's). */
@@ -58,12 +60,22 @@ export async function resolveResponseState(options: {
   return {
     notes: options.notes,
     downloads,
+    blocked: options.blockedMark === undefined ? [] : blockedDuring(scope, options.blockedMark),
     emulation: page ? {state: page.emulation, navigationTimeoutMs: defaultNavigationTimeout(page)} : undefined,
     dialog: page?.dialog,
     pages: wants.pages ? await pageList(scope, options.extensions ?? false) : undefined,
     snapshot,
     error,
   };
+}
+
+/** What the URL policy blocked since `mark` in this session's pages (and workers of no page, for the default session). */
+function blockedDuring(scope: BrowserScope, mark: number): Array<{kind: string; url: string}> {
+  const pages = new Set(scope.pages().map(p => p.targetId));
+  return scope.browser.urlPolicy.blocked
+    .since(mark)
+    .filter(e => (e.pageTargetId === undefined ? scope.browser.isDefaultOwner(scope) : pages.has(e.pageTargetId)))
+    .map(({kind, url}) => ({kind, url}));
 }
 
 type PageList = NonNullable<ResponseState['pages']>;

@@ -118,8 +118,7 @@ export class BrowserManager {
   async #startOnce(): Promise<Browser> {
     const c = this.config;
     await this.urlPolicy.validate();
-    // Loaded on the first tool call, so that starting the server and
-    // answering tools/list never pay for chrome-launcher and the CDP client.
+    // Loaded on the first call: starting the server and tools/list never pay for chrome-launcher and CDP.
     const [{launchChrome}, {resolveAttachEndpoint}, {Browser}] = await Promise.all([
       import('../../cdp/launch.js'),
       import('../../cdp/attach.js'),
@@ -144,6 +143,7 @@ export class BrowserManager {
           extensions: c.categoryExtensions,
           enableFeatures: c.categoryExperimentalWebmcp ? ['WebMCP'] : [],
           devtools: c.experimentalDevtools,
+          noNetworkPrediction: this.urlPolicy.active,
         });
     let browser: Browser;
     try {

@@ -5,7 +5,7 @@ import {ConsoleCollector} from '../console/ConsoleCollector.js';
 import {applySessionEmulation, type EmulationState, type SessionKind} from '../emulation/emulationState.js';
 import {MAX_POST_DATA_BYTES, NetworkCollector} from '../network/NetworkCollector.js';
 import type {MockSet} from '../network/networkMocks.js';
-import type {UrlPolicy} from '../network/urlPolicy.js';
+import {noteBlockedWorker, type UrlPolicy, watchPolicy} from '../network/urlPolicy.js';
 import {SourceMaps} from '../script/sourceMaps.js';
 
 /**
@@ -41,6 +41,8 @@ export class PageInstrumentation {
   readonly sourceMaps = new SourceMaps();
   readonly #children = new Map<string, Child>();
   readonly #off: Array<() => void> = [];
+  /** Whether the main frame has shown a document (a blocked first document is a new window). */
+  #navigated = false;
 
   constructor(
     readonly session: CdpSession,
@@ -62,6 +64,8 @@ export class PageInstrumentation {
         }
       }),
       session.on('Target.attachedToTarget', event => this.#onChild(event)),
+      watchPolicy(session, policy, {pageTargetId: session.targetId, mainFrameId, hasNavigated: () => this.#navigated}),
+      session.on('Page.frameNavigated', ({frame}) => (this.#navigated ||= frame.id === mainFrameId)),
     );
   }
 
@@ -129,6 +133,20 @@ export class PageInstrumentation {
     }
   }
 
+  /** What the page records of a child session (its requests, console, scripts, what the policy blocks). */
+  #observe(session: CdpSession, kind: SessionKind, url: string): Array<() => void> {
+    if (kind === 'worker') {
+      noteBlockedWorker(this.policy, url, this.session.targetId);
+    }
+    return [
+      watchPolicy(session, this.policy, {pageTargetId: this.session.targetId}),
+      this.network.attach(session),
+      this.console.attach(session, {issues: kind === 'frame'}),
+      this.sourceMaps.attach(session),
+      ...(kind === 'frame' ? [session.on('Target.attachedToTarget', event => this.#onChild(event))] : []),
+    ];
+  }
+
   #onChild({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const type = targetInfo.type;
     const kind: SessionKind | undefined =
@@ -147,15 +165,7 @@ export class PageInstrumentation {
       })();
       return;
     }
-    const child: Child = {session, kind, off: []};
-    child.off.push(
-      this.network.attach(session),
-      this.console.attach(session, {issues: kind === 'frame'}),
-      this.sourceMaps.attach(session),
-    );
-    if (kind === 'frame') {
-      child.off.push(session.on('Target.attachedToTarget', event => this.#onChild(event)));
-    }
+    const child: Child = {session, kind, off: this.#observe(session, kind, targetInfo.url)};
     this.#children.set(sessionId, child);
     session.onDetached(() => {
       for (const off of child.off) {

@@ -7,8 +7,11 @@ import {crashError, type DialogType, type OpenDialog, type Page} from './Page.js
 import {probeCall} from './probe.js';
 
 export const NAVIGATION_TIMEOUT_MS = 10_000;
-/** How long the DOM must stay unchanged (after a change) to count as settled. */
-const QUIET_WINDOW_MS = 50;
+/**
+ * How long the settle wait follows chains of work the action's work started
+ * (a timer that re-arms itself, an animation loop, an interval): see probe.ts.
+ */
+const CHAIN_CAP_MS = 500;
 /** Upper bound of the DOM-settle wait. */
 const SETTLE_CAP_MS = 3_000;
 /** After loading stops with no commit, how long a late commit may still come. */
@@ -303,9 +306,9 @@ export async function runAndSettle<T>(
   }
 }
 
-/** Waits (bounded) until the DOM is quiet after `mark`, then counts the downloads the action's links started. */
+/** Waits (bounded) until the action's work is done and the DOM is still after `mark`, then counts the downloads the action's links started. */
 function settleDom(page: Page, mark: number, cpu: number, signal: AbortSignal | undefined): Promise<void> {
-  const settle = probeCall('settle', mark, QUIET_WINDOW_MS * cpu, SETTLE_CAP_MS * cpu);
+  const settle = probeCall('settle', mark, CHAIN_CAP_MS * cpu, SETTLE_CAP_MS * cpu);
   return page.session
     .send(
       'Runtime.evaluate',

@@ -2,6 +2,7 @@ import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug} from '../../util/logger.js';
 import {parseUrlPatternFlag} from '../../util/urlPattern.js';
+import {BlockedLog, watchBlocked} from './blockedLog.js';
 
 type Conditions = Protocol.Network.NetworkConditions;
 
@@ -27,6 +28,8 @@ interface Matcher {
  * navigation message and for source maps we fetch ourselves.
  */
 export class UrlPolicy {
+  /** What the policy blocked that pages and workers started by themselves. */
+  readonly blocked = new BlockedLog();
   #matchers: Promise<{blocked: Matcher[]; allowed: Matcher[]}> | undefined;
 
   constructor(
@@ -95,12 +98,37 @@ function safeTest(matcher: Matcher, url: string): boolean {
   }
 }
 
+/**
+ * Records what the policy blocks in `session` (a page's, or a worker's when
+ * `pageTargetId` is undefined and `mainFrameId` too), and a worker whose own
+ * script is blocked.
+ */
+export function watchPolicy(
+  session: CdpSession,
+  policy: UrlPolicy,
+  page: {pageTargetId: string | undefined; mainFrameId?: string; hasNavigated?: () => boolean},
+): () => void {
+  if (!policy.active) {
+    return () => undefined;
+  }
+  return watchBlocked(session, {isAllowed: url => policy.isAllowed(url), log: policy.blocked, ...page});
+}
+
+/** Records a worker (its script URL) the policy blocks. */
+export function noteBlockedWorker(policy: UrlPolicy, url: string, pageTargetId: string | undefined): void {
+  if (policy.active && url) {
+    void policy.isAllowed(url).then(allowed => allowed || policy.blocked.add('worker', url, pageTargetId));
+  }
+}
+
 /** Applies the policy to a worker's own session (workers fetch on their own). */
 export async function applyUrlPolicy(
   session: CdpSession,
   policy: UrlPolicy,
   target: {type: string; url: string},
 ): Promise<void> {
+  noteBlockedWorker(policy, target.url, undefined);
+  watchPolicy(session, policy, {pageTargetId: undefined});
   await Promise.all([
     session.trySend('Network.enable'),
     session

@@ -5,7 +5,13 @@ import {hostname, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, describe, it} from 'node:test';
 
-import {defaultUserDataDir, prepareProfile, PROFILE_PREFIX, removeStaleProfiles} from '../../../src/cdp/profile.js';
+import {
+  defaultUserDataDir,
+  disableNetworkPrediction,
+  prepareProfile,
+  PROFILE_PREFIX,
+  removeStaleProfiles,
+} from '../../../src/cdp/profile.js';
 
 describe('profiles', () => {
   const root = mkdtempSync(join(tmpdir(), 'profile-test-'));
@@ -63,5 +69,28 @@ describe('profiles', () => {
     assert.match(defaultUserDataDir(), /cdp-mcp[/\\]chrome-profile$/);
     assert.match(defaultUserDataDir('stable'), /cdp-mcp[/\\]chrome-profile$/);
     assert.match(defaultUserDataDir('canary'), /cdp-mcp[/\\]chrome-profile-canary$/);
+  });
+});
+
+describe('disableNetworkPrediction', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-mcp-prediction-'));
+  after(() => rmSync(dir, {recursive: true, force: true}));
+
+  it('sets net.network_prediction_options to 2 in a new profile', () => {
+    disableNetworkPrediction(join(dir, 'new'));
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'new', 'Default', 'Preferences'), 'utf8')), {
+      net: {network_prediction_options: 2},
+    });
+  });
+
+  it('keeps the other preferences of an existing profile', () => {
+    mkdirSync(join(dir, 'old', 'Default'), {recursive: true});
+    const prefs = {browser: {x: 1}, net: {network_prediction_options: 0, other: true}};
+    writeFileSync(join(dir, 'old', 'Default', 'Preferences'), JSON.stringify(prefs));
+    disableNetworkPrediction(join(dir, 'old'));
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'old', 'Default', 'Preferences'), 'utf8')), {
+      browser: {x: 1},
+      net: {network_prediction_options: 2, other: true},
+    });
   });
 });
