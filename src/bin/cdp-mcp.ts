@@ -33,7 +33,7 @@ async function serve(argv: string[]): Promise<void> {
     process.exit(0);
   }
   if (config.version) {
-    const {SERVER_VERSION} = await import('../server/session.js');
+    const {SERVER_VERSION} = await import('../util/version.js');
     process.stdout.write(`${SERVER_VERSION}\n`);
     process.exit(0);
   }
@@ -42,6 +42,12 @@ async function serve(argv: string[]): Promise<void> {
     warn(`Unknown arguments ignored: ${config.unknown.join(' ')}`);
   }
   process.on('unhandledRejection', reason => warn('unhandled rejection:', reason));
+  if (config.port === undefined && process.stdin.isTTY) {
+    // A person started it in a terminal: silence would look like a hang.
+    process.stderr.write(
+      'cdp-mcp: an MCP server for Chrome, waiting for an MCP client on stdin/stdout. Start it from your client instead (README: "Use it from an MCP client"); cdp-mcp --help lists the flags and the CLI. Ctrl-C quits.\n',
+    );
+  }
 
   // Loaded after the checks so that --help stays instant.
   const {startTransport} = await import('../server/start.js');

@@ -5,8 +5,8 @@
  * and takes it back when it exits.
  */
 import {claimState, DAEMON_ENV, type DaemonState, logPath, releaseState} from '../config/daemonState.js';
+import {SERVER_VERSION} from '../util/version.js';
 import {AUTH_TOKEN_ENV} from './httpAccess.js';
-import {SERVER_VERSION} from './session.js';
 
 /** The state folder when this process was started by `cdp-mcp start`, else undefined. */
 export function daemonDir(): string | undefined {

@@ -23,6 +23,7 @@ import {capOutput} from './outputCap.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
+import {UnknownToolError} from './unknownTool.js';
 
 /** The result of one call, before it becomes an MCP CallToolResult. */
 export interface ToolResult {
@@ -122,6 +123,7 @@ export class Pipeline {
     return this.options.tools.filter(t => !t.disabledReason);
   }
 
+  /** Throws UnknownToolError for a name that is no tool; every other failure is an isError result. */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const session = options.session ?? this.defaultSession;
     const {hint, ...outcome} = await this.#call(name, args, {...options, session});
@@ -145,7 +147,7 @@ export class Pipeline {
     if (!registered) {
       const names = this.listed().map(t => t.tool.name);
       const close = names.filter(n => n.includes(name) || name.includes(n) || n.split('_').some(w => name.includes(w)));
-      return fail(
+      throw new UnknownToolError(
         `Unknown tool "${name}".${close.length ? ` Did you mean ${close.map(n => `"${n}"`).join(', ')}?` : ''} Call tools/list for the available tools.`,
       );
     }

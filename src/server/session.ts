@@ -10,17 +10,19 @@ import type {BrowserManager} from '../browser/core/BrowserManager.js';
 import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
+import {toolHints} from '../tools/registry.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {trackLive} from '../util/liveObjects.js';
-import {debug, warn} from '../util/logger.js';
+import {debug, warnLocally} from '../util/logger.js';
 import {PathSandbox} from '../util/sandbox.js';
+import {SERVER_NAME, SERVER_VERSION} from '../util/version.js';
+import {ClientLog} from './clientLog.js';
 import {type FilePolicy, sandboxOptions} from './filePolicy.js';
 import type {CallSession, Pipeline} from './pipeline.js';
 import {callProgress} from './progress.js';
 import {ScopeHolder} from './scopeHolder.js';
 
-export const SERVER_NAME = 'cdp-mcp';
-export const SERVER_VERSION = '0.1.0';
+export {SERVER_NAME, SERVER_VERSION} from '../util/version.js';
 /**
  * How long a call waits for the client's roots (asked on that call's own
  * stream, which an HTTP client can answer on) before it goes on with the
@@ -62,6 +64,7 @@ export class McpSession implements CallSession {
   /** The heap snapshots this session took and loaded (its own heap host, started on first use). */
   readonly heap: HeapSnapshots;
   readonly #holder: ScopeHolder;
+  readonly #log: ClientLog;
   /** The client has roots we have not (or not since they changed) been told. */
   #rootsStale = false;
   /** A roots/list request in flight. */
@@ -95,14 +98,15 @@ export class McpSession implements CallSession {
     this.server = new Server(
       {name: SERVER_NAME, version: SERVER_VERSION},
       {
-        capabilities: {tools: {}},
+        capabilities: {tools: {}, logging: {}},
         instructions: 'Drive a real Chrome: navigate, inspect, click, type, debug.',
         jsonSchemaValidator: NO_ELICITATION,
       },
     );
+    this.#log = new ClientLog(this.server);
     this.#handleRoots();
     this.#handleTools();
-    this.server.onerror = error => warn('MCP error:', error.message);
+    this.server.onerror = error => warnLocally('MCP error:', error.message);
     this.server.onclose = () => void this.close();
   }
 
@@ -166,6 +170,7 @@ export class McpSession implements CallSession {
       return;
     }
     this.#closed = true;
+    this.#log.stop();
     await this.server.close().catch((error: unknown) => debug('closing the MCP session failed', error));
     await withTimeout(this.#idle.promise, CLOSE_CALLS_MS, 'calls').catch(() => undefined);
     this.host.pipeline.scheduler.forget(this.id);
@@ -188,6 +193,7 @@ export class McpSession implements CallSession {
   #handleRoots(): void {
     const {server} = this;
     server.oninitialized = () => {
+      this.#log.start();
       if (!server.getClientCapabilities()?.roots) {
         debug('The client has no roots: file tools are limited to the operator roots and the session folder.');
         return;
@@ -229,13 +235,14 @@ export class McpSession implements CallSession {
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: pipeline.listed().map(({tool, inputSchema, outputSchema}) => ({
         name: tool.name,
+        title: tool.title,
         description: tool.description,
         inputSchema: inputSchema as {type: 'object'; properties?: Record<string, object>},
         // Declared only when results carry structured content: clients check results against it.
         ...(this.host.config.experimentalStructuredContent
           ? {outputSchema: outputSchema as {type: 'object'; properties?: Record<string, object>}}
           : {}),
-        annotations: {title: tool.name, readOnlyHint: tool.annotations.readOnlyHint},
+        annotations: {title: tool.title, ...toolHints(tool)},
       })),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -246,11 +253,13 @@ export class McpSession implements CallSession {
           this.#askRoots(extra.requestId);
         }
         await this.rootsReady();
-        const result = await pipeline.call(request.params.name, request.params.arguments, {
-          progress: progress.report,
-          signal: extra.signal,
-          session: this,
-        });
+        const result = await this.#log.during(extra.requestId, () =>
+          pipeline.call(request.params.name, request.params.arguments, {
+            progress: progress.report,
+            signal: extra.signal,
+            session: this,
+          }),
+        );
         return {
           content: [
             {type: 'text', text: result.text},

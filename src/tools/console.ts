@@ -65,6 +65,7 @@ const LIST_CONSOLE_SCHEMA = {
 export const listConsoleMessages = (config: Config) =>
   definePageTool({
     name: 'list_console_messages',
+    title: 'List console messages',
     description: `List console messages of the page since its last navigation: console.* calls, uncaught errors, browser log entries and DevTools issues, with msgids for get_console_message.${config.categoryExtensions ? " This includes messages of extensions' content scripts." : ''}`,
     annotations: {category: 'debugging', readOnlyHint: true},
     blockedByDialog: false,
@@ -97,6 +98,7 @@ export const listConsoleMessages = (config: Config) =>
 
 export const getConsoleMessage = definePageTool({
   name: 'get_console_message',
+  title: 'Get console message',
   description:
     'Show one console message by msgid (from list_console_messages): its arguments, (source-mapped) stack trace and error causes, or the details of a DevTools issue.',
   annotations: {category: 'debugging', readOnlyHint: true},

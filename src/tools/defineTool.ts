@@ -19,15 +19,39 @@ export interface PageToolRequest<E extends Entries> extends ToolRequest<E> {
   page: ToolPage;
 }
 
+/**
+ * The MCP hints of a tool that changes something: each set deliberately
+ * (MCP's defaults, destructive and open-world, would make clients ask before
+ * every hover). Destructive: it may undo or overwrite state (a click, a
+ * navigation, a closed page). Idempotent: calling it again with the same
+ * arguments changes nothing more. Open world: the page it drives may reach
+ * the network or run code in response.
+ */
+interface WriteHints {
+  readOnlyHint: false;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A read-only tool: not destructive, idempotent, closed world unless it says so. */
+interface ReadHints {
+  readOnlyHint: true;
+  openWorldHint?: boolean;
+}
+
+export type ToolAnnotations = {
+  category: ToolCategory;
+  /** Flags that must be on for the tool to be offered (besides its category's). */
+  conditions?: readonly ToolCondition[];
+} & (ReadHints | WriteHints);
+
 interface BaseTool<E extends Entries, S extends ToolSectionName> {
   name: string;
+  /** A short human name (tools/list `title`), e.g. "Take screenshot". */
+  title: string;
   description: string;
-  annotations: {
-    category: ToolCategory;
-    readOnlyHint: boolean;
-    /** Flags that must be on for the tool to be offered (besides its category's). */
-    conditions?: readonly ToolCondition[];
-  };
+  annotations: ToolAnnotations;
   /** Not a tool of chrome-devtools-mcp 1.11 (docs/beyond.md): tool-name parity checks leave it out. */
   beyondReference?: boolean;
   /** In the `--slim` set: offered only with --slim (every other tool only without it). */

@@ -3,6 +3,7 @@ import {defineTool} from './defineTool.js';
 
 export const listDownloads = defineTool({
   name: 'list_downloads',
+  title: 'List downloads',
   description:
     "List the downloads of this browser session: file name, URL, size, state (in progress, completed, canceled, refused) and where the file was saved (over HTTP the session's own folder, else --downloadsDir). Responses of actions that start a download mention it too.",
   annotations: {category: 'input', readOnlyHint: true},

@@ -6,9 +6,16 @@ import {emulationFromParams, VIEWPORT_FORMAT} from './emulationParams.js';
 
 export const emulate = definePageTool({
   name: 'emulate',
+  title: 'Emulate device and network',
   description:
     'Emulate network conditions, CPU slowdown, geolocation, user agent, media features and a device viewport on the page. Each call sets the whole emulation state: omitted settings are reset (except extraHttpHeaders, kept until given again).',
-  annotations: {category: 'emulation', readOnlyHint: false},
+  annotations: {
+    category: 'emulation',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   blockedByDialog: true,
   schema: {
     networkConditions: v.optional(
@@ -88,8 +95,15 @@ const MAX_SIZE = 16_384;
 
 export const resizePage = definePageTool({
   name: 'resize_page',
+  title: 'Resize page',
   description: "Resize the page's content area (the viewport) to the given width and height in CSS pixels.",
-  annotations: {category: 'emulation', readOnlyHint: false},
+  annotations: {
+    category: 'emulation',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   blockedByDialog: false,
   schema: {
     width: v.pipe(

@@ -10,8 +10,15 @@ const idEntry = (what: string) => ({id: v.pipe(v.string(), v.description(`The id
 
 export const installExtension = defineTool({
   name: 'install_extension',
+  title: 'Install extension',
   description: 'Install an unpacked Chrome extension from its folder (the one holding manifest.json); returns its id.',
-  annotations: {category: 'extensions', readOnlyHint: false},
+  annotations: {
+    category: 'extensions',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   filePaths: ['path'],
   schema: {path: v.pipe(v.string(), v.description('Absolute path of the unpacked extension folder.'))},
   async handler({params}, response, {browser}) {
@@ -22,8 +29,15 @@ export const installExtension = defineTool({
 
 export const uninstallExtension = defineTool({
   name: 'uninstall_extension',
+  title: 'Uninstall extension',
   description: 'Uninstall a Chrome extension by its id (from list_extensions or install_extension).',
-  annotations: {category: 'extensions', readOnlyHint: false},
+  annotations: {
+    category: 'extensions',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   schema: idEntry('uninstall'),
   async handler({params}, response, {browser}) {
     await browser.extensions.uninstall(params.id);
@@ -33,6 +47,7 @@ export const uninstallExtension = defineTool({
 
 export const listExtensions = defineTool({
   name: 'list_extensions',
+  title: 'List extensions',
   description: 'List the extensions installed in the browser: id, name, version and whether each is enabled.',
   annotations: {category: 'extensions', readOnlyHint: true},
   sections: ['extensions'],
@@ -48,8 +63,15 @@ export const listExtensions = defineTool({
 
 export const reloadExtension = defineTool({
   name: 'reload_extension',
+  title: 'Reload extension',
   description: 'Reload an unpacked extension from its folder, e.g. after editing its files.',
-  annotations: {category: 'extensions', readOnlyHint: false},
+  annotations: {
+    category: 'extensions',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   schema: idEntry('reload'),
   async handler({params}, response, {browser}) {
     await browser.extensions.reload(params.id);
@@ -59,9 +81,16 @@ export const reloadExtension = defineTool({
 
 export const triggerExtensionAction = defineTool({
   name: 'trigger_extension_action',
+  title: 'Trigger extension action',
   description:
     "Click an extension's toolbar action on the selected page (opens its popup or fires its action.onClicked).",
-  annotations: {category: 'extensions', readOnlyHint: false},
+  annotations: {
+    category: 'extensions',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   schema: idEntry('trigger the action of'),
   async handler({params}, response, {browser}) {
     await browser.extensions.triggerAction(params.id);

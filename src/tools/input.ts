@@ -36,9 +36,16 @@ function report(response: ResponseBuilder, line: string, settle: ActionResult, i
 
 export const click = definePageTool({
   name: 'click',
+  title: 'Click element',
   description:
     'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {
     ...uidEntry,
@@ -72,8 +79,16 @@ export const click = definePageTool({
 
 export const clickAt = definePageTool({
   name: 'click_at',
+  title: 'Click at coordinates',
   description: 'Click at viewport coordinates (CSS pixels), e.g. taken from a screenshot.',
-  annotations: {category: 'input', readOnlyHint: false, conditions: ['experimentalVision']},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+    conditions: ['experimentalVision'],
+  },
   blockedByDialog: true,
   schema: {
     x: v.pipe(v.number(), v.description('Horizontal position in CSS pixels from the left of the viewport.')),
@@ -96,8 +111,15 @@ export const clickAt = definePageTool({
 
 export const hover = definePageTool({
   name: 'hover',
+  title: 'Hover element',
   description: 'Move the mouse over an element by its uid from take_snapshot.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {...uidEntry, ...includeSnapshotEntry},
   async handler({params, page}, response) {
@@ -117,9 +139,16 @@ const valueEntry = {
 
 export const fill = definePageTool({
   name: 'fill',
+  title: 'Fill field',
   description:
     'Fill a text field, pick an option of a select, or set a checkbox/radio/switch, by uid from take_snapshot.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry},
   async handler({params, page}, response, {config}) {
@@ -130,8 +159,15 @@ export const fill = definePageTool({
 
 export const fillForm = definePageTool({
   name: 'fill_form',
+  title: 'Fill form',
   description: 'Fill several form elements at once, in order (same rules as fill). Stops at the first failure.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {
     elements: v.pipe(
@@ -154,9 +190,16 @@ export const fillForm = definePageTool({
 
 export const drag = definePageTool({
   name: 'drag',
+  title: 'Drag and drop',
   description:
     'Drag an element onto another (mouse drag, and HTML5 drag and drop when the element is draggable). uids from take_snapshot.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {
     from_uid: v.pipe(v.string(), v.description('uid of the element to drag.')),
@@ -171,9 +214,16 @@ export const drag = definePageTool({
 
 export const pressKey = definePageTool({
   name: 'press_key',
+  title: 'Press key',
   description:
     'Press a key or a combination on the focused element, e.g. "Enter", "Tab", "Control+A", "Control+Shift+R", "Control++" (modifiers: Control, Shift, Alt, Meta).',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {
     key: v.pipe(
@@ -190,9 +240,16 @@ export const pressKey = definePageTool({
 
 export const typeTextTool = definePageTool({
   name: 'type_text',
+  title: 'Type text',
   description:
     'Type text into the focused element with the keyboard, optionally followed by a key such as Enter. Focus it first with click.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {
     text: v.pipe(v.string(), v.description('Text to type.')),
@@ -212,9 +269,16 @@ export const typeTextTool = definePageTool({
 
 export const uploadFile = definePageTool({
   name: 'upload_file',
+  title: 'Upload file',
   description:
     'Upload files through a file input, or an element that opens a file chooser when clicked, by uid from take_snapshot.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   schema: {
     ...uidEntry,

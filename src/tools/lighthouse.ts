@@ -8,12 +8,19 @@ import {definePageTool} from './defineTool.js';
 
 export const lighthouseAudit = definePageTool({
   name: 'lighthouse_audit',
+  title: 'Run Lighthouse audit',
   // Lighthouse's run state and logger are process-wide, and its throttled
   // timings are only worth something with nothing else running.
   browserWide: 'a Lighthouse audit (one at a time in the whole server)',
   description:
     'Run a Lighthouse audit of the page for accessibility, SEO, best practices and agentic browsing (not performance: use performance_start_trace). Returns category scores and every failed audit with the DOM nodes it flags; the full report is saved as report.json and report.html.',
-  annotations: {category: 'debugging', readOnlyHint: false},
+  annotations: {
+    category: 'debugging',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: true,
   filePaths: ['outputDirPath'],
   sections: ['lighthouse'],

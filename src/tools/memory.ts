@@ -17,9 +17,16 @@ import {
 
 export const takeHeapSnapshot = definePageTool({
   name: 'take_heapsnapshot',
+  title: 'Take heap snapshot',
   description:
     'Take a heap snapshot of the page (after a garbage collection) and save it to a .heapsnapshot file. Take one before and one after the action you suspect of leaking, then compare them with compare_heapsnapshots (needs --memoryDebugging).',
-  annotations: {category: 'memory', readOnlyHint: false},
+  annotations: {
+    category: 'memory',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {
@@ -43,8 +50,16 @@ export const takeHeapSnapshot = definePageTool({
 
 export const closeHeapSnapshot = defineTool({
   name: 'close_heapsnapshot',
+  title: 'Close heap snapshot',
   description: 'Unload a heap snapshot the analysis tools loaded, freeing its memory. The file stays on disk.',
-  annotations: {category: 'memory', readOnlyHint: false, conditions: ['memoryDebugging']},
+  annotations: {
+    category: 'memory',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+    conditions: ['memoryDebugging'],
+  },
   filePaths: ['filePath'],
   schema: {...filePathEntry},
   async handler({params}, response, {heap}) {
@@ -58,6 +73,7 @@ export const closeHeapSnapshot = defineTool({
 
 export const getHeapSnapshotSummary = defineTool({
   name: 'get_heapsnapshot_summary',
+  title: 'Heap snapshot summary',
   description:
     'Load a heap snapshot (kept loaded for the other heap tools) and summarise it: statistics, native contexts with their sizes, and how much is retained by contexts.',
   annotations: ANALYSIS,
@@ -73,6 +89,7 @@ export const getHeapSnapshotSummary = defineTool({
 
 export const getHeapSnapshotDetails = defineTool({
   name: 'get_heapsnapshot_details',
+  title: 'Heap snapshot details',
   description:
     'List the classes of a heap snapshot (object count, shallow and retained size), largest retained size first. The id column is the class id for get_heapsnapshot_class_nodes.',
   annotations: ANALYSIS,
@@ -88,6 +105,7 @@ export const getHeapSnapshotDetails = defineTool({
 
 export const getHeapSnapshotClassNodes = defineTool({
   name: 'get_heapsnapshot_class_nodes',
+  title: 'Heap snapshot class nodes',
   description:
     'List the objects of one class (id from get_heapsnapshot_details) with their node ids, largest retained size first.',
   annotations: ANALYSIS,
@@ -109,6 +127,7 @@ export const getHeapSnapshotClassNodes = defineTool({
 
 export const getHeapSnapshotDuplicateStrings = defineTool({
   name: 'get_heapsnapshot_duplicate_strings',
+  title: 'Heap snapshot duplicate strings',
   description:
     'List strings stored more than once in a heap snapshot, grouped by value, with the memory the copies take and their node ids.',
   annotations: ANALYSIS,
@@ -124,6 +143,7 @@ export const getHeapSnapshotDuplicateStrings = defineTool({
 
 export const queryHeapSnapshotObjects = defineTool({
   name: 'query_heapsnapshot_objects',
+  title: 'Query heap snapshot objects',
   description:
     'Find objects in a heap snapshot by class name (regex or text), property name, node type, size ranges or DOM detachedness; returns node ids.',
   annotations: ANALYSIS,

@@ -25,6 +25,7 @@ import {
 
 export const getHeapSnapshotRetainers = defineTool({
   name: 'get_heapsnapshot_retainers',
+  title: 'Heap snapshot retainers',
   description: 'List the references that keep an object alive (the objects pointing at it and the edge names).',
   annotations: ANALYSIS,
   sections: ['heapSnapshot'],
@@ -39,6 +40,7 @@ export const getHeapSnapshotRetainers = defineTool({
 
 export const getHeapSnapshotEdges = defineTool({
   name: 'get_heapsnapshot_edges',
+  title: 'Heap snapshot edges',
   description: 'List the outgoing references of an object (its properties, elements and internal links).',
   annotations: ANALYSIS,
   sections: ['heapSnapshot'],
@@ -74,6 +76,7 @@ export const getHeapSnapshotEdges = defineTool({
 
 export const getHeapSnapshotDominators = defineTool({
   name: 'get_heapsnapshot_dominators',
+  title: 'Heap snapshot dominators',
   description:
     'Show the dominator chain of an object up to the root: each object on it keeps the one below alive on its own.',
   annotations: ANALYSIS,
@@ -89,6 +92,7 @@ export const getHeapSnapshotDominators = defineTool({
 
 export const getHeapSnapshotRetainingPaths = defineTool({
   name: 'get_heapsnapshot_retaining_paths',
+  title: 'Heap snapshot retaining paths',
   description:
     'Show why an object is not garbage collected: the paths of references from the GC roots to it, as a tree, shortest first.',
   annotations: ANALYSIS,
@@ -111,6 +115,7 @@ export const getHeapSnapshotRetainingPaths = defineTool({
 
 export const getHeapSnapshotObjectDetails = defineTool({
   name: 'get_heapsnapshot_object_details',
+  title: 'Heap snapshot object details',
   description:
     'Describe one object: name, type, sizes, distance from the roots, DOM detachedness, edge and retainer counts.',
   annotations: ANALYSIS,
@@ -126,6 +131,7 @@ export const getHeapSnapshotObjectDetails = defineTool({
 
 export const analyzeHeapSnapshotContexts = defineTool({
   name: 'analyze_heapsnapshot_contexts',
+  title: 'Analyze heap snapshot contexts',
   description:
     'Find closure contexts that hold captured variables no live closure can read any more (dead fields), ranked by what those values retain: candidates for leaks through closures.',
   annotations: ANALYSIS,
@@ -153,6 +159,7 @@ export const analyzeHeapSnapshotContexts = defineTool({
 
 export const compareHeapSnapshots = defineTool({
   name: 'compare_heapsnapshots',
+  title: 'Compare heap snapshots',
   description:
     'Compare two heap snapshots: the classes with new and deleted objects, largest growth first, and a leak verdict (the classes that grew, each with how a new object is retained). With classIndex, the objects of one class.',
   annotations: ANALYSIS,

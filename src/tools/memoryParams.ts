@@ -7,10 +7,10 @@ import type {ProgressCallback} from '../devtools/heap/HeapSnapshots.js';
 import {HEAP_SNAPSHOT_FILTERS} from '../devtools/heap/results.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import type {ProgressReporter} from '../util/progress.js';
-import type {ToolCategory, ToolCondition} from './defineTool.js';
+import type {ToolAnnotations} from './defineTool.js';
 
 /** Annotations of every analysis tool (all but take_heapsnapshot): read-only, behind --memoryDebugging. */
-export const ANALYSIS: {category: ToolCategory; readOnlyHint: boolean; conditions: ToolCondition[]} = {
+export const ANALYSIS: ToolAnnotations = {
   category: 'memory',
   readOnlyHint: true,
   conditions: ['memoryDebugging'],

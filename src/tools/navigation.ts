@@ -61,9 +61,16 @@ function navigationRequest(
 export const navigatePage = (config: Config) =>
   definePageTool({
     name: 'navigate_page',
+    title: 'Navigate page',
     description:
       'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
-    annotations: {category: 'navigation', readOnlyHint: false},
+    annotations: {
+      category: 'navigation',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
     sections: ['webmcpTools', 'thirdPartyTools'],
     blockedByDialog: false,
     worksOnCrashedPage: true,
@@ -109,6 +116,7 @@ function navigationLine(request: NavigationRequest, outcome: NavigationOutcome, 
 
 export const waitFor = definePageTool({
   name: 'wait_for',
+  title: 'Wait for text',
   description:
     'Wait until any of the given texts appears on the page (in any frame or open shadow root), then return a snapshot of the page.',
   annotations: {category: 'navigation', readOnlyHint: true},

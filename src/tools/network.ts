@@ -51,6 +51,7 @@ function summary(record: NetworkRecord): RequestSummary {
 
 export const listNetworkRequests = definePageTool({
   name: 'list_network_requests',
+  title: 'List network requests',
   description:
     'List the network requests of the page since its last navigation (each redirect hop is its own entry), with reqids for get_network_request.',
   annotations: {category: 'network', readOnlyHint: true},
@@ -89,9 +90,16 @@ export const listNetworkRequests = definePageTool({
 
 export const getNetworkRequest = definePageTool({
   name: 'get_network_request',
+  title: 'Get network request',
   description:
     'Show one request by reqid (from list_network_requests): status, request and response headers and bodies, failure and redirect chain. Bodies can be saved to files instead.',
-  annotations: {category: 'network', readOnlyHint: false},
+  annotations: {
+    category: 'network',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   sections: ['networkRequest'],
   blockedByDialog: true,
   filePaths: ['requestFilePath', 'responseFilePath'],

@@ -65,9 +65,16 @@ const mockList = (page: ToolPage) => formatMockList(page.network.mocks().map(vie
 
 export const mockNetworkRequest = definePageTool({
   name: 'mock_network_request',
+  title: 'Mock network request',
   description:
     "Answer requests of the page's browser context whose URL matches a pattern (and method) with a given response, without contacting the server; other requests are untouched. Newer mocks win. list_network_requests marks mocked requests. URLs blocked by --blockedUrlPattern/--allowedUrlPattern stay blocked.",
-  annotations: {category: 'network', readOnlyHint: false},
+  annotations: {
+    category: 'network',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   beyondReference: true,
   sections: ['networkMocks'],
   blockedByDialog: false,
@@ -138,9 +145,16 @@ export const mockNetworkRequest = definePageTool({
 
 export const clearNetworkMocks = definePageTool({
   name: 'clear_network_mocks',
+  title: 'Clear network mocks',
   description:
     "Remove network mocks of the page's browser context: those with exactly this urlPattern, or all of them. Matching requests go to the network again.",
-  annotations: {category: 'network', readOnlyHint: false},
+  annotations: {
+    category: 'network',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   beyondReference: true,
   sections: ['networkMocks'],
   blockedByDialog: false,

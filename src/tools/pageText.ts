@@ -11,6 +11,7 @@ const SOURCES = {
 
 export const getPageText = definePageTool({
   name: 'get_page_text',
+  title: 'Get page text',
   description:
     "Get the page's readable main content as markdown (or plain text): headings, lists, links with absolute URLs, tables as pipe tables, image alt text; navigation, header, footer, asides and hidden content left out. Frames, out-of-process ones included, are read too. Give a uid for one element's content instead. Cheaper than a snapshot for reading.",
   annotations: {category: 'navigation', readOnlyHint: true},

@@ -5,6 +5,7 @@ import {checkNavigationUrl} from './urlChecks.js';
 
 export const listPages = defineTool({
   name: 'list_pages',
+  title: 'List pages',
   description: 'List the pages (tabs) open in the browser with their ids, titles and URLs, and which one is selected.',
   annotations: {category: 'navigation', readOnlyHint: true},
   // A read of the page list the server keeps: an agent asks it to see what is stuck, so it
@@ -18,6 +19,7 @@ export const listPages = defineTool({
 
 export const selectPage = defineTool({
   name: 'select_page',
+  title: 'Select page',
   description: 'Select a page by id as the context for later tool calls. Call list_pages for the ids.',
   annotations: {category: 'navigation', readOnlyHint: true},
   // Changes only the session's choice of page (bringToFront is answered by the browser, not
@@ -36,8 +38,15 @@ export const selectPage = defineTool({
 
 export const closePage = defineTool({
   name: 'close_page',
+  title: 'Close page',
   description: 'Close a page by id. The last open page cannot be closed. Call list_pages for the ids.',
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   // Closing a page ends its lane and may move the selection: nothing may run on it meanwhile.
   lane: {kind: 'browser', why: 'removes a page (and its lane) and may change the selection'},
   schema: {
@@ -57,8 +66,15 @@ export const closePage = defineTool({
 
 export const newPage = defineTool({
   name: 'new_page',
+  title: 'Open new page',
   description: 'Open a new page (tab), load a URL in it and select it. Returns the page list.',
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   // Adds a page (maybe a browser context) and selects it: later calls without pageId wait for it.
   lane: {kind: 'browser', why: 'adds a page to the browser and selects it'},
   schema: {
@@ -93,8 +109,15 @@ export const newPage = defineTool({
 
 export const handleDialog = definePageTool({
   name: 'handle_dialog',
+  title: 'Answer dialog',
   description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the page.',
-  annotations: {category: 'input', readOnlyHint: false},
+  annotations: {
+    category: 'input',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: false,
   answersDialogs: true,
   schema: {

@@ -29,12 +29,19 @@ async function stopAndReport(
 
 export const performanceStartTrace = definePageTool({
   name: 'performance_start_trace',
+  title: 'Start performance trace',
   // Chrome records one trace at a time for the whole browser, and the recording
   // (and its reload) is meant to measure this page alone: nothing else runs meanwhile.
   browserWide: 'a performance trace (Chrome traces browser-wide, one at a time)',
   description:
     'Record a performance trace of the page, by default of a fresh reload that stops by itself once the page is done, then list the Core Web Vitals (LCP, INP, CLS) and the insights DevTools found. Open the page with navigate_page first. Read an insight with performance_analyze_insight.',
-  annotations: {category: 'performance', readOnlyHint: false},
+  annotations: {
+    category: 'performance',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   sections: ['traceSummary'],
   blockedByDialog: true,
   filePaths: ['filePath'],
@@ -76,11 +83,18 @@ export const performanceStartTrace = definePageTool({
 
 export const performanceStopTrace = definePageTool({
   name: 'performance_stop_trace',
+  title: 'Stop performance trace',
   // Ends the browser-wide recording the start call began.
   browserWide: 'a performance trace (Chrome traces browser-wide, one at a time)',
   description:
     'Stop the performance trace started with performance_start_trace (autoStop=false) and report its Core Web Vitals and insights.',
-  annotations: {category: 'performance', readOnlyHint: false},
+  annotations: {
+    category: 'performance',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   sections: ['traceSummary'],
   blockedByDialog: true,
   filePaths: ['filePath'],
@@ -96,6 +110,7 @@ export const performanceStopTrace = definePageTool({
 
 export const performanceAnalyzeInsight = definePageTool({
   name: 'performance_analyze_insight',
+  title: 'Analyze performance insight',
   description:
     'Explain one insight of the last performance trace in detail: what it measures, what was found (requests, elements, timings) and the estimated savings.',
   annotations: {category: 'performance', readOnlyHint: true},

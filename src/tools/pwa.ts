@@ -15,8 +15,15 @@ const manifestIdEntry = {
 
 export const installPwa = defineTool({
   name: 'install_pwa',
+  title: 'Install web app',
   description: 'Install a web app from a page that links its manifest (or from a signed web bundle URL).',
-  annotations: {category: 'pwa', readOnlyHint: false},
+  annotations: {
+    category: 'pwa',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   schema: {
     ...manifestIdEntry,
     installUrlOrBundleUrl: v.pipe(
@@ -41,8 +48,15 @@ export const installPwa = defineTool({
 
 export const uninstallPwa = defineTool({
   name: 'uninstall_pwa',
+  title: 'Uninstall web app',
   description: 'Uninstall a web app by its manifest id (closes its windows).',
-  annotations: {category: 'pwa', readOnlyHint: false},
+  annotations: {
+    category: 'pwa',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   schema: manifestIdEntry,
   async handler({params}, response, {browser}) {
     await browser.pwa.uninstall(params.manifestId);
@@ -53,8 +67,15 @@ export const uninstallPwa = defineTool({
 
 export const launchPwa = defineTool({
   name: 'launch_pwa',
+  title: 'Launch web app',
   description: 'Open an installed web app (optionally at a URL inside its scope); returns the page list.',
-  annotations: {category: 'pwa', readOnlyHint: false},
+  annotations: {
+    category: 'pwa',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   schema: {
     ...manifestIdEntry,
     url: v.optional(v.pipe(v.string(), v.description("A URL inside the app's scope to open. Default: its start URL."))),
@@ -68,6 +89,7 @@ export const launchPwa = defineTool({
 
 export const getOsAppState = defineTool({
   name: 'get_os_app_state',
+  title: 'Get web app OS state',
   description: 'Show what an installed web app set in the OS: its badge count and file handlers.',
   annotations: {category: 'pwa', readOnlyHint: true},
   schema: manifestIdEntry,

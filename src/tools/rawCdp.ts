@@ -21,12 +21,20 @@ function commandParams(text: string | undefined): Record<string, unknown> {
 
 export const sendCdpCommand = definePageTool({
   name: 'send_cdp_command',
+  title: 'Send CDP command',
   // A raw command can target the browser itself (Browser.*, Target.*, SystemInfo),
   // whose state every session's contexts share.
   browserWide: 'raw CDP, which can reach the browser target',
   description:
     "Send one raw Chrome DevTools Protocol command to the page's session (or the browser) and get its JSON result; CDP errors come back as Chrome reports them. Commands stay inside this session's own browser context and pages (browser-level ones only from an allow-list, listings filtered), obey the server's switches and file roots as the matching tools do, and may not break the server (closing the browser or its targets, disabling the domains it uses, intercepting requests, changing network conditions or the downloads folder); refusals say why. No events.",
-  annotations: {category: 'debugging', readOnlyHint: false, conditions: ['experimentalRawCdp']},
+  annotations: {
+    category: 'debugging',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+    conditions: ['experimentalRawCdp'],
+  },
   beyondReference: true,
   sections: ['cdpResult'],
   blockedByDialog: false,

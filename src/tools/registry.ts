@@ -147,10 +147,31 @@ export function inputJsonSchema(schema: v.ObjectSchema<v.ObjectEntries, undefine
     string,
     unknown
   >;
-  delete json['$schema'];
   json['type'] = 'object';
   json['properties'] ??= {};
+  // Unknown arguments are refused (the pipeline names them): the schema says so.
+  json['additionalProperties'] = false;
   return json;
+}
+
+/** The four MCP hints of a tool, all set: a read-only tool is neither destructive nor repeatable with effect. */
+export function toolHints(tool: Tool): {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+} {
+  const {annotations} = tool;
+  if (annotations.readOnlyHint) {
+    return {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: annotations.openWorldHint ?? false,
+    };
+  }
+  const {destructiveHint, idempotentHint, openWorldHint} = annotations;
+  return {readOnlyHint: false, destructiveHint, idempotentHint, openWorldHint};
 }
 
 /** The pageId parameter page-scoped tools get: required with routing, optional for the CLI, none in slim mode. */

@@ -24,9 +24,16 @@ export function legacyExtension(filePath: string | undefined): '.webm' | '.mp4' 
 export const screencastStart = (config: Config) =>
   definePageTool({
     name: 'screencast_start',
+    title: 'Start screencast',
     description:
       'Start recording a video of the page. Stop with screencast_stop, which saves the file. One recording per page at a time.',
-    annotations: {category: 'debugging', readOnlyHint: false},
+    annotations: {
+      category: 'debugging',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     blockedByDialog: false,
     filePaths: ['filePath'],
     schema: {
@@ -74,8 +81,15 @@ export const screencastStart = (config: Config) =>
 
 export const screencastStop = definePageTool({
   name: 'screencast_stop',
+  title: 'Stop screencast',
   description: "Stop the page's screencast recording (screencast_start) and save the video file.",
-  annotations: {category: 'debugging', readOnlyHint: false},
+  annotations: {
+    category: 'debugging',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   blockedByDialog: false,
   schema: {},
   async handler({page}, response, {files}) {

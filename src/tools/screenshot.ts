@@ -37,8 +37,15 @@ const screenshotSchema = (config: Config) => ({
 export const takeScreenshot = (config: Config) =>
   definePageTool({
     name: 'take_screenshot',
+    title: 'Take screenshot',
     description: `Take a screenshot of the page's viewport, the full page, or one element (uid from take_snapshot). Default format is ${config.screenshotFormat}.`,
-    annotations: {category: 'debugging', readOnlyHint: false},
+    annotations: {
+      category: 'debugging',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     blockedByDialog: true,
     filePaths: ['filePath'],
     schema: screenshotSchema(config),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../config/options.js';
 import {formatHandledDialog} from '../response/format.js';
-import {definePageTool} from './defineTool.js';
+import {definePageTool, type ToolAnnotations} from './defineTool.js';
 
 /** Largest `sourcePath` file read (code sent to the page in one message). */
 const MAX_SOURCE_FILE_BYTES = 10 * 1024 * 1024;
@@ -42,11 +42,22 @@ function serviceWorkerEntries(config: Config) {
   };
 }
 
+/** A script can do anything the page can: destructive, not repeatable, open world. */
+const EVALUATE_HINTS: ToolAnnotations = {
+  category: 'debugging',
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+  conditions: ['javascriptEvaluation'],
+};
+
 export const evaluateScript = (config: Config) =>
   definePageTool({
     name: 'evaluate_script',
+    title: 'Evaluate JavaScript',
     description: `Run JavaScript in the page${config.categoryExtensions ? ' or in an extension service worker' : ''} and return its result as JSON. Give a function declaration (e.g. \`() => document.title\` or \`async (el) => el.innerText\` with args from take_snapshot uids), or a script with format=script.`,
-    annotations: {category: 'debugging', readOnlyHint: false, conditions: ['javascriptEvaluation']},
+    annotations: EVALUATE_HINTS,
     // Dialogs the script opens are answered with dialogAction; one already open
     // would pause the script before it starts, so that one blocks.
     blockedByDialog: true,

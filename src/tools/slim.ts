@@ -12,8 +12,15 @@ const SLIM_NAVIGATION_TIMEOUT_MS = 30_000;
 
 export const slimNavigate = definePageTool({
   name: 'navigate',
+  title: 'Navigate',
   description: 'Load a URL in the page and wait for it to load.',
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   slim: true,
   blockedByDialog: false,
   worksOnCrashedPage: true,
@@ -36,8 +43,16 @@ export const slimNavigate = definePageTool({
 
 export const slimEvaluate = definePageTool({
   name: 'evaluate',
+  title: 'Evaluate JavaScript',
   description: 'Run a JavaScript script in the page and return its result as JSON.',
-  annotations: {category: 'debugging', readOnlyHint: false, conditions: ['javascriptEvaluation']},
+  annotations: {
+    category: 'debugging',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+    conditions: ['javascriptEvaluation'],
+  },
   slim: true,
   blockedByDialog: true,
   schema: {script: v.pipe(v.string(), v.description('JS script to run on the page'))},
@@ -56,8 +71,15 @@ export const slimEvaluate = definePageTool({
 
 export const slimScreenshot = definePageTool({
   name: 'screenshot',
+  title: 'Take screenshot',
   description: 'Take a screenshot of the page and save it to a temporary PNG file; returns its path.',
-  annotations: {category: 'debugging', readOnlyHint: false},
+  annotations: {
+    category: 'debugging',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   slim: true,
   blockedByDialog: true,
   schema: {},

@@ -4,9 +4,16 @@ import {definePageTool} from './defineTool.js';
 
 export const takeSnapshot = definePageTool({
   name: 'take_snapshot',
+  title: 'Take accessibility snapshot',
   description:
     'Take a text snapshot of the page from its accessibility tree: one line per element with a uid, role, name and state. Use the uids with click, fill, hover and the other input tools. Prefer it over take_screenshot.',
-  annotations: {category: 'debugging', readOnlyHint: false},
+  annotations: {
+    category: 'debugging',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {
@@ -85,6 +92,7 @@ export const takeSnapshot = definePageTool({
 
 export const findElements = definePageTool({
   name: 'find_elements',
+  title: 'Find elements',
   description:
     'Find elements of the page by text: snapshot lines whose role, name or value contain the query, with their uids (the same as take_snapshot gives, ready for click, fill and the other input tools) and their ancestors. Far cheaper than a whole snapshot on a big page.',
   annotations: {category: 'debugging', readOnlyHint: true},

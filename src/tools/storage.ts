@@ -11,9 +11,16 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export const saveStorageState = definePageTool({
   name: 'save_storage_state',
+  title: 'Save storage state',
   description:
     "Save the login state of the page's browser context to a JSON file: all its cookies (with their attributes) and the localStorage and sessionStorage of the origins its pages have open. Same format as Playwright's storageState; load it with load_storage_state.",
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   beyondReference: true,
   // Reads the storage of every page of the context, and the context's cookies.
   lane: {kind: 'browser', why: "reads every page of the page's browser context"},
@@ -35,9 +42,16 @@ export const saveStorageState = definePageTool({
 
 export const loadStorageState = definePageTool({
   name: 'load_storage_state',
+  title: 'Load storage state',
   description:
     "Load a storage state file (from save_storage_state or Playwright's storageState) into the page's browser context: cookies and localStorage for the whole context, sessionStorage into this page. The whole file is checked first; a file that is not a state file changes nothing.",
-  annotations: {category: 'navigation', readOnlyHint: false},
+  annotations: {
+    category: 'navigation',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   beyondReference: true,
   // Cookies and localStorage are the whole context's, seen by its other pages at once.
   lane: {kind: 'browser', why: "writes cookies and storage the context's other pages share"},

@@ -21,6 +21,7 @@ export async function showThirdPartyTools(page: ToolPage, response: ResponseBuil
 
 export const list3pDeveloperTools = definePageTool({
   name: 'list_3p_developer_tools',
+  title: 'List page developer tools',
   description:
     'List the developer tools the page itself offers (answering the devtoolstooldiscovery event), grouped, with their input schemas.',
   annotations: {category: 'experimentalThirdParty', readOnlyHint: true},
@@ -34,9 +35,16 @@ export const list3pDeveloperTools = definePageTool({
 
 export const execute3pDeveloperTool = definePageTool({
   name: 'execute_3p_developer_tool',
+  title: 'Run page developer tool',
   description:
     'Run one of the developer tools the page offers (see list_3p_developer_tools) and return its result as JSON. Element parameters take {"uid": "<uid from take_snapshot>"}; elements in the result come back as {"uid": …} of the snapshot shown with it, ready for click and the other input tools.',
-  annotations: {category: 'experimentalThirdParty', readOnlyHint: false},
+  annotations: {
+    category: 'experimentalThirdParty',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: false,
   schema: {
     toolName: v.pipe(v.string(), v.description('The name of the tool, as list_3p_developer_tools shows it.')),

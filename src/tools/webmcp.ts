@@ -38,6 +38,7 @@ export async function showWebMcpTools(page: ToolPage, response: ResponseBuilder<
 
 export const listWebmcpTools = definePageTool({
   name: 'list_webmcp_tools',
+  title: 'List WebMCP tools',
   description:
     'List the WebMCP tools the page registered (document.modelContext.registerTool): name, description and input schema.',
   annotations: {category: 'experimentalWebmcp', readOnlyHint: true},
@@ -51,8 +52,15 @@ export const listWebmcpTools = definePageTool({
 
 export const executeWebmcpTool = definePageTool({
   name: 'execute_webmcp_tool',
+  title: 'Run WebMCP tool',
   description: 'Run one of the WebMCP tools the page registered (see list_webmcp_tools) and return its answer.',
-  annotations: {category: 'experimentalWebmcp', readOnlyHint: false},
+  annotations: {
+    category: 'experimentalWebmcp',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   blockedByDialog: false,
   schema: {
     toolName: v.pipe(v.string(), v.description('The name of the tool, as list_webmcp_tools shows it.')),

@@ -25,6 +25,40 @@ export function configureLogger(options: {
   }
 }
 
+/** Told every warning (the MCP sessions send them to their clients as log messages). */
+type WarningListener = (message: string) => void;
+const listeners = new Set<WarningListener>();
+/** Warnings from before the first listener (startup: ignored flags), told to each new one; bounded. */
+const early: string[] = [];
+const MAX_EARLY = 20;
+let listened = false;
+
+/**
+ * Calls `listener` with each later warning, and at once with those written
+ * before any listener existed. Returns the unsubscribe function.
+ */
+export function onWarning(listener: WarningListener): () => void {
+  for (const message of early) {
+    listener(message);
+  }
+  listeners.add(listener);
+  listened = true;
+  return () => listeners.delete(listener);
+}
+
+function tell(message: string): void {
+  if (!listened && early.length < MAX_EARLY) {
+    early.push(message);
+  }
+  for (const listener of listeners) {
+    try {
+      listener(message);
+    } catch {
+      // A failing listener must not break the server (nor the other listeners).
+    }
+  }
+}
+
 /** Applied to every line before it is written (--secrets: their values never reach a log). */
 const redactions = new Set<(text: string) => string>();
 
@@ -72,6 +106,15 @@ export function debug(...args: unknown[]): void {
 
 /** Something the user should know about; always written. */
 export function warn(...args: unknown[]): void {
+  write('warn', args);
+  tell(formatted(args));
+}
+
+/**
+ * A warning for the operator's log only, never sent to MCP clients: one
+ * about the MCP connection itself (sending it there could fail the same way).
+ */
+export function warnLocally(...args: unknown[]): void {
   write('warn', args);
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../support/fixtureServer.js';
+import {startHttpServer} from '../support/httpClient.js';
 import {CALL_TIMEOUT_MS, startServer, type TestServer} from '../support/mcpClient.js';
 
 /** Polls `check` (a state, not a time) until it holds; fails after `ms`. */
@@ -158,6 +159,47 @@ describe('--lanes page without page-id routing: calls bind to the page selected 
     }
     assert.ok(checks.length >= 40, `only ${checks.length} page calls`);
     assert.deepEqual(wrong, []);
+  });
+});
+
+describe('--lanes page over HTTP: a session whose page spins does not hold back another session', () => {
+  it('runs take_snapshot, click and evaluate_script in session B while session A spins in while(true)', async () => {
+    const fixtures = await new FixtureServer().start();
+    fixtures.route('/spinning', {body: 'ok'});
+    fixtures.html('/a', pageHtml('A'));
+    fixtures.html('/b', pageHtml('B'));
+    const server = await startHttpServer({args: ['--lanes', 'page']});
+    try {
+      const a = await server.connect();
+      const b = await server.connect();
+      const pageOf = async (session: typeof a, path: string) => {
+        const listed = await session.call('list_pages');
+        const pageId = Number(/(\d+): .*\[selected\]/.exec(listed.text)?.[1]);
+        await session.call('navigate_page', {pageId, url: fixtures.url(path)});
+        return pageId;
+      };
+      const pageA = await pageOf(a, '/a');
+      const pageB = await pageOf(b, '/b');
+      const hung = track(
+        a.client.callTool({name: 'evaluate_script', arguments: {pageId: pageA, function: SPIN}}, undefined, {
+          timeout: CALL_TIMEOUT_MS,
+        }),
+      );
+      await until(() => fixtures.requests.some(r => r.url === '/spinning'), "session A's page to start spinning");
+      const snapshot = await b.call('take_snapshot', {pageId: pageB});
+      const uid = /uid=(\S+) button "Press"/.exec(snapshot.text)?.[1];
+      assert.ok(uid, snapshot.text);
+      assert.equal((await b.call('click', {pageId: pageB, uid})).isError, false);
+      const clicks = await b.call('evaluate_script', {
+        pageId: pageB,
+        function: '() => [document.title, window.clicks]',
+      });
+      assert.match(clicks.text, /\["B",1\]/, clicks.text);
+      assert.equal(hung.settled(), false, "session A's spinning call ended before session B's calls");
+    } finally {
+      await server.close();
+      await fixtures.stop();
+    }
   });
 });
 

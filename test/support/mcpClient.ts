@@ -53,6 +53,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Another MCP server's entry script (side-by-side comparisons). */
   bin?: string;
+  /** Called with the client before it connects (to handle notifications from the first one on). */
+  setup?: (client: Client) => void;
 }
 
 /** Spawns the built server over real stdio with the SDK client. */
@@ -83,6 +85,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     const roots = options.roots;
     client.setRequestHandler(ListRootsRequestSchema, async () => ({roots: roots.map(uri => ({uri}))}));
   }
+  options.setup?.(client);
   await client.connect(transport);
   return {
     client,

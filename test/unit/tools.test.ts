@@ -36,7 +36,8 @@ describe('tool registry', () => {
   it('emits flat object JSON Schemas with every parameter described', () => {
     for (const {tool, inputSchema} of tools) {
       assert.equal(inputSchema['type'], 'object', tool.name);
-      assert.equal(inputSchema['$schema'], undefined, tool.name);
+      assert.equal(inputSchema['$schema'], 'https://json-schema.org/draft/2020-12/schema', tool.name);
+      assert.equal(inputSchema['additionalProperties'], false, tool.name);
       const properties = inputSchema['properties'] as Record<string, {description?: string; type?: string}>;
       for (const [param, schema] of Object.entries(properties)) {
         assert.ok(schema.description, `${tool.name}.${param} has no description`);
@@ -190,9 +191,10 @@ describe('pipeline argument checks (no browser needed)', () => {
 
   it('rejects non-object arguments and unknown tools', async () => {
     assert.match((await p.call('list_pages', [1])).text, /must be a JSON object/);
-    const unknown = await p.call('navigate_to', {});
-    assert.equal(unknown.isError, true);
-    assert.match(unknown.text, /^Unknown tool "navigate_to"\. Did you mean "navigate_page"/);
+    await assert.rejects(p.call('navigate_to', {}), {
+      code: -32602,
+      message: /^Unknown tool "navigate_to"\. Did you mean "navigate_page"/,
+    });
     // A tool of the other mode is known: it says which flag offers it.
     const slimOnly = await p.call('navigate', {});
     assert.equal(slimOnly.text, 'Tool navigate is only available with --slim.');

@@ -1,0 +1,268 @@
+/**
+ * What a spec-checking MCP client expects, over the real transports: an
+ * unknown tool is a JSON-RPC error (-32602), every tool has a title, all four
+ * hints and a closed JSON Schema 2020-12 input, the server declares `logging`
+ * and sends its warnings as notifications/message (honouring
+ * logging/setLevel); and what a person at a terminal sees: `--version`
+ * without loading the server, one line when stdio is a terminal.
+ */
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {after, before, describe, it} from 'node:test';
+
+import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
+import {Ajv2020} from 'ajv/dist/2020.js';
+
+import {startHttpServer} from '../support/httpClient.js';
+import {SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
+
+/** Every flag that offers more tools: the check covers all of them. */
+const ALL_TOOLS = [
+  '--categoryExtensions',
+  '--categoryPwa',
+  '--categoryExperimentalWebmcp',
+  '--categoryExperimentalThirdParty',
+  '--memoryDebugging',
+  '--experimentalVision',
+  '--experimentalInteropTools',
+  '--experimentalScreencast',
+];
+const SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
+/** A --chromeArg that makes the launch warn (a DevTools port anyone local could use). */
+const WARNING_ARG = '--chromeArg=--remote-debugging-port=0';
+const PORT_WARNING = /A --chromeArg opens a DevTools port/;
+
+describe('unknown tools', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it('are a JSON-RPC error -32602 naming close tools, and the session goes on', async () => {
+    await assert.rejects(
+      server.client.callTool({name: 'navigate_to', arguments: {}}),
+      (error: Error & {code?: number}) => {
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /Unknown tool "navigate_to"\. Did you mean "navigate_page"/);
+        assert.doesNotMatch(error.message, /MCP error -32602: MCP error/);
+        return true;
+      },
+    );
+    const pages = await server.call('list_pages');
+    assert.equal(pages.isError, false, pages.text);
+  });
+});
+
+describe('unknown tools over HTTP', () => {
+  it('are the same -32602 error', async () => {
+    const http = await startHttpServer();
+    try {
+      const session = await http.connect();
+      await assert.rejects(session.client.callTool({name: 'nope', arguments: {}}), {code: -32602});
+      await session.close();
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe('tools/list for a spec-checking client', () => {
+  for (const flags of [ALL_TOOLS, ['--slim']]) {
+    it(`gives every tool a title, all four hints and a closed 2020-12 schema (${flags.join(' ')})`, async () => {
+      const server = await startServer({args: flags});
+      try {
+        const {tools} = await server.client.listTools();
+        assert.ok(tools.length >= (flags.includes('--slim') ? 3 : 60), `${tools.length} tools`);
+        const ajv = new Ajv2020({strict: false});
+        for (const tool of tools) {
+          assert.ok(
+            tool.title && tool.title !== tool.name && /^[A-Z]/.test(tool.title),
+            `${tool.name}: title ${tool.title}`,
+          );
+          const a = tool.annotations ?? {};
+          assert.equal(a.title, tool.title, tool.name);
+          for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+            assert.equal(typeof a[hint], 'boolean', `${tool.name}: ${hint}`);
+          }
+          if (a.readOnlyHint) {
+            assert.equal(a.destructiveHint, false, `${tool.name} is read-only, so not destructive`);
+          }
+          assert.equal(tool.inputSchema['$schema'], SCHEMA_2020, tool.name);
+          assert.equal(tool.inputSchema['additionalProperties'], false, tool.name);
+          assert.ok(ajv.validateSchema(tool.inputSchema), `${tool.name}: ${ajv.errorsText()}`);
+        }
+        if (!flags.includes('--slim')) {
+          const byName = new Map(tools.map(t => [t.name, t.annotations]));
+          // Reading the page or moving the mouse is nothing a client should ask twice about.
+          assert.equal(byName.get('take_snapshot')?.destructiveHint, false);
+          assert.equal(byName.get('hover')?.destructiveHint, false);
+          assert.equal(byName.get('click')?.destructiveHint, true);
+          assert.equal(byName.get('close_page')?.destructiveHint, true);
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('refuses the unknown argument the schema closes out', async () => {
+    const server = await startServer();
+    try {
+      const result = await server.call('list_pages', {bogus: 1});
+      assert.equal(result.isError, true);
+      assert.match(result.text, /Unknown argument for tool "list_pages": "bogus"/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('logging', () => {
+  async function withLog(args: string[], level?: 'error'): Promise<{server: TestServer; messages: LogMessages}> {
+    const messages = new LogMessages();
+    const server = await startServer({
+      args,
+      setup: client =>
+        client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
+          messages.add(`${n.params.level} ${n.params.logger ?? ''} ${String(n.params.data)}`);
+        }),
+    });
+    if (level) {
+      await server.client.setLoggingLevel(level);
+    }
+    return {server, messages};
+  }
+
+  it('declares the capability and sends warnings as notifications/message', async () => {
+    const {server, messages} = await withLog(['--bogusFlag', WARNING_ARG]);
+    try {
+      assert.ok(server.client.getServerCapabilities()?.logging, 'logging capability');
+      // The startup warning came before the client was there: it gets it once initialized.
+      await messages.waitFor(/^warning cdp-mcp Unknown arguments ignored: --bogusFlag/);
+      const pages = await server.call('list_pages');
+      assert.equal(pages.isError, false, pages.text);
+      // The launch warned during the call: stdio keeps order, so it is here before the result.
+      assert.ok(
+        messages.all.some(m => m.startsWith('warning cdp-mcp ') && PORT_WARNING.test(m)),
+        messages.all.join('\n'),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('honours logging/setLevel', async () => {
+    const {server, messages} = await withLog([WARNING_ARG], 'error');
+    try {
+      const pages = await server.call('list_pages');
+      assert.equal(pages.isError, false, pages.text);
+      assert.match(server.stderr(), PORT_WARNING, 'the operator still gets it');
+      assert.deepEqual(messages.all, []);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a person at a terminal', () => {
+  it('gets --version without the server being loaded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdp-mcp-version-'));
+    try {
+      const log = join(dir, 'modules.txt');
+      const register = join(dir, 'register.mjs');
+      writeHooks(dir, log);
+      const run = spawnSync(process.execPath, ['--import', register, SERVER_BIN, '--version'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout, `${JSON.parse(readFileSync('package.json', 'utf8')).version}\n`);
+      const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+      assert.ok(
+        loaded.some(url => url.endsWith('/bin/cdp-mcp.js')),
+        'the hook saw the entry',
+      );
+      const heavy = loaded.filter(url => /@modelcontextprotocol|\/src\/server\/|\/src\/tools\/|valibot/.test(url));
+      assert.deepEqual(heavy, []);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
+  });
+
+  it('says what it is when stdin is a terminal', {skip: !existsSync('/usr/bin/script') && 'no script(1)'}, () => {
+    // script(1) gives the server a pseudo-terminal; with no input it sees end of file and exits.
+    const run = spawnSync('/usr/bin/script', ['-qfec', `${process.execPath} ${SERVER_BIN} --headless`, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      input: '',
+    });
+    assert.match(run.stdout, /cdp-mcp: an MCP server for Chrome, waiting for an MCP client on stdin\/stdout\./);
+    assert.match(run.stdout, /Use it from an MCP client/);
+  });
+
+  it('stays silent for an MCP client (stdin is a pipe)', async () => {
+    const server = await startServer();
+    try {
+      await server.client.listTools();
+      assert.doesNotMatch(server.stderr(), /waiting for an MCP client/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A module-resolution hook that writes every module URL the process loads to `log`. */
+function writeHooks(dir: string, log: string): void {
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `import {appendFileSync} from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  return result;
+}
+`,
+  );
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import {register} from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`,
+  );
+}
+
+/** The log messages a client got, and a wait for one that matches. */
+class LogMessages {
+  readonly all: string[] = [];
+  readonly #waiters = new Set<() => void>();
+
+  add(message: string): void {
+    this.all.push(message);
+    for (const waiter of this.#waiters) {
+      waiter();
+    }
+  }
+
+  /** Resolves once a message matches `pattern`; rejects after `ms`. */
+  waitFor(pattern: RegExp, ms = 30_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.all.some(m => pattern.test(m))) {
+          clearTimeout(timer);
+          this.#waiters.delete(check);
+          resolve();
+        }
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`no log message matched ${pattern}; got:\n${this.all.join('\n')}`));
+      }, ms);
+      this.#waiters.add(check);
+      check();
+    });
+  }
+}
