@@ -193,6 +193,11 @@ export interface ToolPage {
   screenshot(request: ScreenshotRequest): Promise<string>;
   /** Makes `state` the page's whole emulation state. */
   emulate(state: EmulationState): Promise<void>;
+  /**
+   * Takes a snapshot before an action; the function it returns, given how
+   * the action settled, says what the action did (`Effect: …`).
+   */
+  observeEffect(): Promise<(settle: SettleResult) => Promise<string>>;
   /** Takes a snapshot and returns its lines matching the query, under their ancestors (find_elements). */
   findElements(query: ElementQuery): Promise<string[]>;
   /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */

@@ -17,6 +17,7 @@ import {
 } from '../browser/core/navigation.js';
 import type {OpenDialog, Page} from '../browser/core/Page.js';
 import {captureScreenshot, type ScreenshotRequest} from '../browser/core/screenshot.js';
+import type {SettleResult} from '../browser/core/settle.js';
 import {tabTargetIdOf} from '../browser/core/tabs.js';
 import {resizeContent} from '../browser/core/window.js';
 import type {DownloadRecord} from '../browser/downloads/downloads.js';
@@ -35,6 +36,7 @@ import {waitForText} from '../browser/script/waitForText.js';
 import type {Config} from '../config/options.js';
 import {cssStylesText} from '../devtools/css/styles.js';
 import {type LighthouseRun, runLighthouse} from '../devtools/lighthouse/runLighthouse.js';
+import {currentLines, describeEffect} from '../snapshot/effect.js';
 import {type ElementQuery, findElements} from '../snapshot/find.js';
 import {type CallControl, NO_CALL_CONTROL, type ProgressReporter} from '../util/progress.js';
 import type {
@@ -203,6 +205,20 @@ export class PageHandle implements ToolPage {
     const {scope, config, files} = this.owner;
     const switches = rawSwitches(config, files, url => scope.browser.urlPolicy.isAllowed(url));
     return sendRawCommand({scope, page: this.page, method, params, target, switches});
+  }
+
+  async observeEffect(): Promise<(settle: SettleResult) => Promise<string>> {
+    const {page, owner} = this;
+    const pagesBefore = new Set(owner.scope.pages().map(p => p.id));
+    const before = await currentLines(page);
+    return async settle => {
+      const after = settle.dialog || settle.navigatedToUrl || page.dialog ? undefined : await currentLines(page);
+      const newPages = owner.scope
+        .pages()
+        .filter(p => !pagesBefore.has(p.id))
+        .map(p => p.id);
+      return describeEffect({before, after, settle, newPages});
+    };
   }
 
   findElements(query: ElementQuery): Promise<string[]> {

@@ -53,8 +53,17 @@ export const click = definePageTool({
       v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
     ),
     ...includeSnapshotEntry,
+    effect: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          'Add a line saying what the click did: navigation, a page opened (its id), a dialog, focus moved, a value changed, nodes added/removed/changed, or no observable change. Takes a snapshot before and after. Default is false.',
+        ),
+      ),
+    ),
   },
   async handler({params, page}, response) {
+    const effect = params.effect ? await page.observeEffect() : undefined;
     const settle = await page.input.click(params.uid, {dblClick: params.dblClick ?? false});
     report(
       response,
@@ -62,6 +71,9 @@ export const click = definePageTool({
       settle,
       params.includeSnapshot,
     );
+    if (effect) {
+      response.line(await effect(settle));
+    }
   },
 });
 

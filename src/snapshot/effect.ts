@@ -1,0 +1,82 @@
+/**
+ * An action's effect line (click `effect`, issue 22): what the page shows
+ * changed between a snapshot taken just before the action and one taken
+ * after it settled, plus what settling saw (navigation, dialogs) and the
+ * pages that opened. A fact, not an error: "no observable change" included.
+ */
+import type {Page} from '../browser/core/Page.js';
+import type {SettleResult} from '../browser/core/settle.js';
+import type {PrintedLine} from './format.js';
+import {capturePageSnapshot, snapshotState} from './PageSnapshot.js';
+import {shortLine} from './views.js';
+
+export interface EffectInput {
+  before: readonly PrintedLine[];
+  /** Undefined when no snapshot could be taken after (a dialog blocks the page, or it navigated). */
+  after: readonly PrintedLine[] | undefined;
+  settle: SettleResult;
+  /** Ids of the pages that opened during the action. */
+  newPages: number[];
+}
+
+const quote = (value: unknown) => (typeof value === 'string' ? `"${value}"` : 'nothing');
+
+function pageChanges(before: readonly PrintedLine[], after: readonly PrintedLine[]): string[] {
+  const parts: string[] = [];
+  const focusedBefore = before.find(l => l.props['focused'] === true)?.uid;
+  const focusedAfter = after.find(l => l.props['focused'] === true);
+  if (focusedAfter && focusedAfter.uid !== focusedBefore) {
+    parts.push(`focus moved to ${shortLine(focusedAfter)}`);
+  }
+  const old = new Map(before.map(l => [l.uid, l]));
+  let changed = 0;
+  for (const line of after) {
+    const was = old.get(line.uid);
+    if (was && was.props['value'] !== line.props['value']) {
+      parts.push(
+        `value of ${shortLine(line)} changed from ${quote(was.props['value'])} to ${quote(line.props['value'])}`,
+      );
+    } else if (was && was.body !== line.body && line.uid !== focusedAfter?.uid && line.uid !== focusedBefore) {
+      changed++;
+    }
+  }
+  const now = new Set(after.map(l => l.uid));
+  const added = after.filter(l => !old.has(l.uid)).length;
+  const removed = before.filter(l => !now.has(l.uid)).length;
+  const counts = [
+    added ? `${added} added` : '',
+    removed ? `${removed} removed` : '',
+    changed ? `${changed} changed` : '',
+  ].filter(Boolean);
+  if (counts.length) {
+    parts.push(`nodes: ${counts.join(', ')}`);
+  }
+  return parts;
+}
+
+/** `Effect: …` for what the action did. */
+export function describeEffect({before, after, settle, newPages}: EffectInput): string {
+  const parts: string[] = [];
+  if (settle.navigatedToUrl) {
+    parts.push(`navigated to ${settle.navigatedToUrl}`);
+  }
+  for (const id of newPages) {
+    parts.push(`opened page ${id}`);
+  }
+  for (const {dialog, action} of settle.handledDialogs ?? []) {
+    parts.push(`a ${dialog.type} dialog opened and was answered (${action})`);
+  }
+  if (settle.dialog) {
+    parts.push(`a ${settle.dialog.type} dialog opened: ${quote(settle.dialog.message)}`);
+  }
+  if (after && !settle.navigatedToUrl) {
+    parts.push(...pageChanges(before, after));
+  }
+  return `Effect: ${parts.length ? parts.join('; ') : 'no observable change'}.`;
+}
+
+/** The page's snapshot lines now (a snapshot that becomes the page's current one; uids stay). */
+export async function currentLines(page: Page): Promise<PrintedLine[]> {
+  await capturePageSnapshot(page, false);
+  return [...snapshotState(page).lines];
+}
