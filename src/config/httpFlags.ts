@@ -45,7 +45,8 @@ export const HTTP_FLAG_TABLE = defineFlags({
     min: 1,
     integer: true,
     default: 16,
-    description: 'Most HTTP sessions open at once; one more gets 503.',
+    description:
+      'Most HTTP sessions open at once; a new one closes the session idle longest (503 only while every one runs a call).',
   },
   sessionIdleTimeout: {
     type: 'number',

@@ -156,9 +156,12 @@ export class McpHttpHandler {
   async #initialize(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const {maxSessions} = this.options;
     if (this.#sessions.size + this.#opening >= maxSessions) {
+      await this.#evictIdlest();
+    }
+    if (this.#sessions.size + this.#opening >= maxSessions) {
       throw new HttpError(
         503,
-        `Too many sessions: ${maxSessions} are open (--maxSessions). End one (DELETE ${MCP_PATH}) or wait until an idle one expires.`,
+        `Too many sessions: ${maxSessions} are open (--maxSessions) and every one is running a call. End one (DELETE ${MCP_PATH}) or retry when a call ends.`,
         {'Retry-After': '10'},
       );
     }
@@ -198,6 +201,26 @@ export class McpHttpHandler {
       throw error;
     } finally {
       this.#opening--;
+    }
+  }
+
+  /**
+   * Full: the session idle longest (no call running) makes room, as clients
+   * that never send DELETE would otherwise hold the slots until they expire.
+   */
+  async #evictIdlest(): Promise<void> {
+    let idlest: [string, McpSession] | undefined;
+    for (const [id, {session}] of this.#sessions) {
+      const since = session.idleSince;
+      if (since !== undefined && (idlest === undefined || since < (idlest[1].idleSince ?? Infinity))) {
+        idlest = [id, session];
+      }
+    }
+    if (idlest) {
+      warn(
+        `HTTP session ${idlest[0]} closed to make room (--maxSessions ${this.options.maxSessions}): it was idle longest.`,
+      );
+      await idlest[1].close();
     }
   }
 

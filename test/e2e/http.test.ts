@@ -121,18 +121,21 @@ describe('Streamable HTTP: access', () => {
     await session.close();
   });
 
-  it('refuses sessions over --maxSessions with 503 and accepts again once one ends', async () => {
+  it('over --maxSessions, closes the session idle longest to make room', async () => {
     const sessions: HttpSession[] = [];
     for (let i = 0; i < 3; i++) {
       sessions.push(await server.connect());
     }
-    const over = await post(server.url, {authorization: `Bearer ${server.token}`});
-    assert.equal(over.status, 503);
-    assert.match(await errorText(over), /Too many sessions: 3 are open \(--maxSessions\)/);
-    assert.equal((await sessions[0]?.call('list_pages'))?.isError, false);
-    await sessions.shift()?.close();
-    sessions.push(await server.connect());
-    await Promise.all(sessions.map(s => s.close()));
+    assert.equal((await sessions[1]?.call('list_pages'))?.isError, false);
+    assert.equal((await sessions[2]?.call('list_pages'))?.isError, false);
+    // The first never called anything after connecting: it is the idlest, and goes.
+    const fourth = await server.connect();
+    assert.equal((await fourth.call('list_pages')).isError, false);
+    await assert.rejects(sessions[0]!.call('list_pages'), /Session not found/);
+    assert.match(server.stderr(), /closed to make room \(--maxSessions 3\): it was idle longest/);
+    assert.equal((await sessions[1]?.call('list_pages'))?.isError, false);
+    await Promise.all([...sessions.slice(1), fourth].map(s => s.close()));
+    await sessions[0]!.client.close();
   });
 });
 
