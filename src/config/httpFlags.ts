@@ -39,6 +39,14 @@ export const HTTP_FLAG_TABLE = defineFlags({
     description:
       "Origin (besides the server's own) whose browser pages may call the HTTP endpoint; requests from any other `Origin` get 403.",
   },
+  allowedHost: {
+    type: 'array',
+    group: 'http',
+    key: 'allowedHosts',
+    placeholder: '<hostname>',
+    description:
+      'Host name (besides the listening address and, on loopback, `localhost`, `127.0.0.1`, `[::1]`) that requests may carry in their `Host` header; others get 403 (DNS rebinding). On `0.0.0.0` or `::` only the names given are checked (none given: any).',
+  },
   maxSessions: {
     type: 'number',
     group: 'http',

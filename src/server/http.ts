@@ -8,7 +8,15 @@ import {isInitializeRequest} from '@modelcontextprotocol/sdk/types.js';
 import {debug, warn} from '../util/logger.js';
 import type {ServerCore} from './core.js';
 import {BoundedEventStore} from './eventStore.js';
-import {allowedOrigins, AUTH_TOKEN_ENV, generateToken, hasToken, isLoopbackHost} from './httpAccess.js';
+import {
+  allowedHostnames,
+  allowedOrigins,
+  AUTH_TOKEN_ENV,
+  generateToken,
+  hasToken,
+  isLoopbackHost,
+  requestHostname,
+} from './httpAccess.js';
 import type {McpSession} from './session.js';
 
 export const MCP_PATH = '/mcp';
@@ -24,6 +32,8 @@ export interface HttpOptions {
   authToken?: string;
   /** Origins besides the server's own that browser pages may call from. */
   allowedOrigins: string[];
+  /** Host header names besides the listening address (and the loopback names on loopback). */
+  allowedHosts?: string[];
   maxSessions: number;
   /** A session with no request for this long is closed, with its pages and context. */
   sessionIdleTimeoutMs: number;
@@ -68,6 +78,8 @@ export class McpHttpHandler {
   /** Sessions being initialized (counted against maxSessions). */
   #opening = 0;
   readonly #origins: Set<string>;
+  /** Host names requests may carry; undefined: any (a wildcard address with none given). */
+  readonly #hosts: Set<string> | undefined;
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(
@@ -75,6 +87,7 @@ export class McpHttpHandler {
     readonly options: HttpOptions & {token: string; port: number},
   ) {
     this.#origins = allowedOrigins(options.host, options.port, options.allowedOrigins);
+    this.#hosts = allowedHostnames(options.host, options.allowedHosts ?? []);
     const every = Math.max(50, Math.min(IDLE_SWEEP_MS, options.sessionIdleTimeoutMs / 4));
     this.#sweeper = setInterval(() => this.#closeIdle(), every);
     this.#sweeper.unref();
@@ -104,6 +117,13 @@ export class McpHttpHandler {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const hostname = requestHostname(req.headers.host);
+    if (this.#hosts && (hostname === undefined || !this.#hosts.has(hostname))) {
+      throw new HttpError(
+        403,
+        `Host "${req.headers.host ?? ''}" is not a name this server answers to (DNS rebinding protection). If you reach it by that name, restart it with --allowedHost ${hostname ?? '<hostname>'}.`,
+      );
+    }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== MCP_PATH) {
       throw new HttpError(404, `Not found: the MCP endpoint is ${MCP_PATH}.`);

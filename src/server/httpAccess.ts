@@ -37,3 +37,34 @@ export function allowedOrigins(host: string, port: number, extra: string[]): Set
   const own = hosts.map(h => `http://${isIP(h) === 6 ? `[${h}]` : h}:${port}`);
   return new Set([...own, ...extra.map(o => o.replace(/\/$/, ''))]);
 }
+
+/**
+ * The host names a request's `Host` header may carry (DNS rebinding: a page of
+ * another site resolved to our address still sends its own name): the
+ * listening address, every loopback name on loopback, and the given ones;
+ * undefined (no check) on a wildcard address with none given. The SDK's
+ * hostHeaderValidation does the same as an Express middleware; this server is
+ * plain node:http, so the check is here.
+ */
+export function allowedHostnames(host: string, extra: string[]): Set<string> | undefined {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const given = extra.map(h => h.toLowerCase());
+  if (bare === '0.0.0.0' || bare === '::') {
+    return given.length ? new Set(given) : undefined;
+  }
+  const own = isIP(bare) === 6 ? `[${bare}]` : bare.toLowerCase();
+  const loopback = isLoopbackHost(host) ? ['localhost', '127.0.0.1', '[::1]'] : [];
+  return new Set([own, ...loopback, ...given]);
+}
+
+/** The host name of a `Host` header (port dropped, IPv6 in brackets), or undefined when it is none. */
+export function requestHostname(header: string | undefined): string | undefined {
+  if (!header) {
+    return undefined;
+  }
+  try {
+    return new URL(`http://${header}`).hostname;
+  } catch {
+    return undefined;
+  }
+}

@@ -51,6 +51,7 @@ export async function startTransport(config: Config, options: {exitOnSignal: boo
     host: config.host,
     authToken: config.authToken,
     allowedOrigins: config.allowedOrigins,
+    allowedHosts: config.allowedHosts,
     maxSessions: config.maxSessions,
     sessionIdleTimeoutMs: config.sessionIdleTimeout * 1000,
     announce: options.exitOnSignal,

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {request as httpRequest} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -90,6 +91,56 @@ describe('HTTP 401 as RFC 6750 says', () => {
       assert.equal(wrong.status, 401);
       assert.match(wrong.headers.get('www-authenticate') ?? '', /^Bearer realm="cdp-mcp", error="invalid_token"/);
       assert.match(((await wrong.json()) as {error: {message: string}}).error.message, /^Wrong token/);
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe('HTTP Host header check', () => {
+  /** POSTs a ping with the token and this Host header (fetch may not set Host: node:http does). */
+  function postWithHost(url: string, token: string, host: string): Promise<{status: number; body: string}> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            host,
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        res => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({status: res.statusCode ?? 0, body}));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({jsonrpc: '2.0', id: 1, method: 'ping'}));
+    });
+  }
+
+  it('refuses a name the server does not answer to, and takes one given with --allowedHost', async () => {
+    const http = await startHttpServer({args: ['--allowedHost', 'mcp.internal.test']});
+    try {
+      const port = new URL(http.url).port;
+      const evil = await postWithHost(http.url, http.token, `evil.example:${port}`);
+      assert.equal(evil.status, 403);
+      assert.match(
+        evil.body,
+        /Host \\"evil\.example:\d+\\" is not a name this server answers to.*--allowedHost evil\.example/,
+      );
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `mcp.internal.test:${port}`]) {
+        const ok = await postWithHost(http.url, http.token, host);
+        assert.notEqual(ok.status, 403, host);
+      }
+      // The SDK client (Host: 127.0.0.1) still works.
+      const session = await http.connect();
+      assert.equal((await session.call('list_pages')).isError, false);
+      await session.close();
     } finally {
       await http.close();
     }
