@@ -9,6 +9,7 @@ import {analyzeTrace, formatTraceSummary, insightNames} from '../../src/devtools
 import {routePerformancePages} from '../support/devtoolsFixtures.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {startServer, type TestServer} from '../support/mcpClient.js';
+import {callResultOf} from '../support/referenceRecord.js';
 
 const ALREADY_RUNNING =
   'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.';
@@ -182,7 +183,9 @@ describe('performance traces', () => {
       timeout: 60_000,
       onprogress: p => messages.push(p.message ?? ''),
     });
-    assert.notEqual(result.isError, true);
+    const text = callResultOf(result).text;
+    assert.notEqual(result.isError, true, text);
+    assert.match(text, /^The performance trace has been stopped\./, text);
     // At most one notification per 500 ms: steps within one interval fold into
     // the latest, so each message is one of the steps, in their order.
     const steps = [
@@ -195,7 +198,7 @@ describe('performance traces', () => {
       /^Analyzing the trace$/,
     ];
     const order = messages.map(m => steps.findIndex(step => step.test(m)));
-    assert.equal(messages[0], 'Opening about:blank before the reload');
+    assert.equal(messages[0], 'Opening about:blank before the reload', `${messages.join(' | ')}\n${text}`);
     assert.ok(messages.length >= 2, messages.join(' | '));
     assert.ok(
       order.every((index, i) => index >= 0 && (i === 0 || index > (order[i - 1] ?? -1))),
