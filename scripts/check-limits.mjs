@@ -29,7 +29,6 @@ const KNOWN = {
   'src/snapshot/engine.ts#captureTree': 102,
   'src/snapshot/engine.ts#frameSnapshot': 76,
   'src/snapshot/fastTree.ts#stitch': 76,
-  'src/tools/script.ts#evaluateScript': 94,
 };
 /** The comment that marks a page-side script. */
 const PAGE_SIDE = /runs in the page/i;
