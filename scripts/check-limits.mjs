@@ -24,7 +24,6 @@ const KNOWN = {
   'src/browser/core/Browser.ts##onAttached': 72,
   'src/browser/core/BrowserManager.ts##startOnce': 72,
   'src/browser/network/NetworkCollector.ts##onRequest': 61,
-  'src/snapshot/fastTree.ts#stitch': 76,
 };
 /** The comment that marks a page-side script. */
 const PAGE_SIDE = /runs in the page/i;
