@@ -20,7 +20,6 @@ const MAX_FUNCTION_LINES = 60;
 const KNOWN = {
   'src/browser/core/Browser.ts': 436,
   'src/snapshot/walker.ts': 486,
-  'src/browser/core/BrowserManager.ts##startOnce': 72,
 };
 /** The comment that marks a page-side script. */
 const PAGE_SIDE = /runs in the page/i;
