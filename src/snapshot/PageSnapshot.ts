@@ -95,6 +95,7 @@ export class SnapshotState implements ElementResolver {
   readonly #env = new SnapshotEnv();
   #latest: UidAssignment | undefined;
   #lines: PrintedLine[] = [];
+  #verbose = false;
   /** The looks of nodes earlier snapshots showed and later ones did not, oldest first. */
   readonly #gone = new Map<string, NodeLook>();
 
@@ -112,6 +113,7 @@ export class SnapshotState implements ElementResolver {
     const assignment = this.#uids.assign(root);
     this.#rememberGone(assignment);
     this.#latest = assignment;
+    this.#verbose = verbose;
     this.#lines = printedLines(root, node => assignment.uidOf.get(node) ?? '', verbose);
     return linesText(this.#lines);
   }
@@ -135,6 +137,11 @@ export class SnapshotState implements ElementResolver {
   lookOf(uid: string): NodeLook | undefined {
     const node = this.#latest?.byUid.get(uid);
     return node ? {role: node.role, name: node.name} : this.#gone.get(uid);
+  }
+
+  /** Whether the latest snapshot was a verbose one (its uids include nodes a plain one leaves out). */
+  get verbose(): boolean {
+    return this.#verbose;
   }
 
   /** The printed lines of the latest snapshot (what its text shows). */

@@ -31,7 +31,7 @@ async function replacementHint(page: Page, uid: string): Promise<string> {
   if (!look?.name) {
     return '';
   }
-  await capturePageSnapshot(page, false);
+  await capturePageSnapshot(page, snapshotState(page).verbose);
   const same = snapshotState(page).lines.filter(l => l.role === look.role && l.name === look.name && l.uid !== uid);
   const what = `${look.role} "${look.name}"`;
   if (same.length === 1) {

@@ -30,12 +30,12 @@ export type Settled = Parameters<Awaited<ReturnType<ToolPage['observeEffect']>>>
  */
 export async function withEffect<T extends Settled>(
   page: ToolPage,
-  effect: boolean | undefined,
+  {effect, acted = []}: {effect: boolean | undefined; acted?: readonly string[]},
   response: ResponseBuilder,
   action: () => Promise<T>,
   reply: (settle: T) => void,
 ): Promise<void> {
-  const observe = effect ? await page.observeEffect() : undefined;
+  const observe = effect ? await page.observeEffect(acted) : undefined;
   const settle = await action();
   reply(settle);
   if (observe) {

@@ -59,7 +59,7 @@ export const click = definePageTool({
   async handler({params, page}, response) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.click(params.uid, {dblClick: params.dblClick ?? false}),
       settle =>
@@ -98,7 +98,7 @@ export const clickAt = definePageTool({
   async handler({params, page}, response) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect},
       response,
       () => page.input.clickAt(params.x, params.y, {dblClick: params.dblClick ?? false}),
       settle =>
@@ -130,7 +130,7 @@ export const hover = definePageTool({
   async handler({params, page}, response) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.hover(params.uid),
       settle => report(response, 'Successfully hovered over the element', settle, params.includeSnapshot),
@@ -164,7 +164,7 @@ export const fill = definePageTool({
   async handler({params, page}, response, {config}) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.fill(params.uid, typed(config, params.value)),
       settle => report(response, 'Successfully filled out the element', settle, params.includeSnapshot),
@@ -203,7 +203,7 @@ export const fillForm = definePageTool({
       }
       return mergeSettled(all);
     };
-    await withEffect(page, params.effect, response, fillAll, () => {
+    await withEffect(page, {effect: params.effect, acted: params.elements.map(e => e.uid)}, response, fillAll, () => {
       response.line('Successfully filled out the form');
       if (params.includeSnapshot) {
         response.includeSnapshot({verbose: false});
@@ -234,7 +234,7 @@ export const drag = definePageTool({
   async handler({params, page}, response) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect, acted: [params.from_uid, params.to_uid]},
       response,
       () => page.input.drag(params.from_uid, params.to_uid),
       settle => report(response, 'Successfully dragged an element', settle, params.includeSnapshot),
@@ -266,7 +266,7 @@ export const pressKey = definePageTool({
   async handler({params, page}, response, {config}) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect},
       response,
       () => page.input.pressKey(typed(config, params.key)),
       settle => report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot),
@@ -297,7 +297,7 @@ export const typeTextTool = definePageTool({
   async handler({params, page}, response, {config}) {
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect},
       response,
       () => page.input.typeText(typed(config, params.text), params.submitKey),
       settle =>
@@ -344,7 +344,7 @@ export const uploadFile = definePageTool({
     const given = remote ? paths : await Promise.all(paths.map(path => files.privateCopy(path)));
     await withEffect(
       page,
-      params.effect,
+      {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.uploadFiles(params.uid, given),
       settle => report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot),

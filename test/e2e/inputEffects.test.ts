@@ -19,6 +19,7 @@ const PAGE = `<!doctype html><title>Effects</title>
 <p>Plain text</p>
 <div id="card" draggable="true" ondragstart="event.dataTransfer.setData('text/plain', 'card')" style="width:80px;height:40px;background:#ccc">Card</div>
 <div id="zone" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.insertAdjacentHTML('beforeend', '<button>Dropped</button>')" style="width:200px;height:80px;border:1px solid">Zone</div>
+<div id="tap" onclick="document.getElementById('out').insertAdjacentHTML('beforeend', '<li>tapped</li>')"><span>Tap zone</span></div>
 <ul id="out"></ul>`;
 
 describe('input effects', () => {
@@ -68,7 +69,7 @@ describe('input effects', () => {
     assert.match(text, /^Successfully filled out the form\n/);
     assert.match(text, /value of uid=\S+ textbox "Name"[^;]* changed from "old" to "Ada"/);
     assert.match(text, /value of uid=\S+ textbox "City"[^;]* changed from nothing to "Paris"/);
-    assert.match(text, /^Effect: focus moved to uid=\S+ textbox "City"/m);
+    assert.doesNotMatch(text, /focus moved/, 'focus moving to a field it filled goes without saying');
   });
 
   it('hover says what the page added', async () => {
@@ -106,5 +107,20 @@ describe('input effects', () => {
     assert.match(text, /^Successfully dragged an element\nEffect: nodes: \d+ added\.$/m);
     const after = (await mcp.call('take_snapshot', {pageId: 1})).text;
     assert.match(after, /button "Dropped"/);
+  });
+
+  it('keeps a uid only a verbose snapshot shows (its snapshots are verbose when the latest was)', async () => {
+    const plain = await fresh();
+    // A plain snapshot leaves the container out.
+    assert.doesNotMatch(plain, / generic/);
+    const lines = (await mcp.call('take_snapshot', {pageId: 1, verbose: true})).text.split('\n');
+    const tap = lines.findIndex(l => /"Tap zone"/.test(l));
+    const generic = lines
+      .slice(0, tap)
+      .reverse()
+      .find(l => /uid=\S+ generic$/.test(l.trim()));
+    assert.ok(generic, lines.join('\n'));
+    const uid = /uid=(\S+)/.exec(generic)?.[1] ?? '';
+    assert.match(await call('click', {uid, effect: true}), /^Effect: nodes: \d+ added\.$/m);
   });
 });
