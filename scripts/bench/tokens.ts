@@ -15,11 +15,13 @@
  * needs it), as the corpus tasks do. Economy look, for a step that acts on an
  * element: `find_elements` with the role and name the agent is after (taken
  * from the step's target), then, if that did not name it, `take_snapshot`
- * with `interactive`, then the whole snapshot; for a step without an element
+ * with `interactive`, then the whole snapshot (where the step needs a verbose
+ * snapshot, the verbose interactive one, then the whole verbose one); for a step without an element
  * (typing, keys), no look: every action of this agent asks for its effect
  * line (`effect: true`), which says what changed, where the focus went.
  */
 import {readFileSync, writeFileSync} from 'node:fs';
+import {cpus, loadavg} from 'node:os';
 
 import {CORPUS, type CorpusPage} from '../../test/support/corpus/index.js';
 import {CORPUS_ARGS} from '../../test/support/corpus/report.js';
@@ -28,6 +30,7 @@ import type {CorpusStep} from '../../test/support/corpus/types.js';
 import {FixtureServer} from '../../test/support/fixtureServer.js';
 import type {CallResult, TestServer} from '../../test/support/mcpClient.js';
 import {startOraclePair} from '../../test/support/oracle.js';
+import {TOKENS_HEADING} from './report.js';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--page') ? argv[argv.indexOf('--page') + 1] : undefined;
@@ -79,7 +82,9 @@ class Counted implements TestServer {
       this.chars += result.text.length;
       this.calls++;
       if (process.env['TOKENS_DEBUG']) {
-        process.stderr.write(`  ${name} ${JSON.stringify(args)}: ${result.text.length}\n${result.text.slice(0, 400)}\n`);
+        process.stderr.write(
+          `  ${name} ${JSON.stringify(args)}: ${result.text.length}\n${result.text.slice(0, 400)}\n`,
+        );
       }
     }
     return result;
@@ -120,30 +125,37 @@ const uidLines = (text: string) =>
     .join('\n');
 
 /** Whether the text names an element the target pattern matches. */
-const names = (text: string, target: RegExp) => uidLines(text).split('\n').some(l => target.test(l));
+const names = (text: string, target: RegExp) =>
+  uidLines(text)
+    .split('\n')
+    .some(l => target.test(l));
 
 /** The economy agent's look for one element: find_elements, else the interactive snapshot, else the whole one. */
-async function economyFind(server: Counted, target: RegExp, what: string): Promise<string> {
-  const asked = queryOf(target);
+async function economyFind(server: Counted, target: RegExp, what: string, verbose = false): Promise<string> {
+  const asked = verbose ? undefined : queryOf(target);
   if (asked) {
     const found = await server.call('find_elements', {pageId: 1, ...asked, limit: 5});
     if (!found.isError && names(found.text, target)) {
       return uidLines(found.text);
     }
   }
-  const interactive = await server.call('take_snapshot', {pageId: 1, interactive: true});
+  const interactive = await server.call('take_snapshot', {pageId: 1, interactive: true, ...(verbose ? {verbose} : {})});
   if (names(interactive.text, target)) {
     return uidLines(interactive.text);
   }
-  const whole = await server.call('take_snapshot', {pageId: 1});
+  const whole = await server.call('take_snapshot', {pageId: 1, ...(verbose ? {verbose} : {})});
   findUid(whole.text, target, what);
   return whole.text;
 }
 
 /** The text the agent finds the step's elements in (one look, or two for a drag's two ends). */
 async function look(server: Counted, mode: Mode, step: CorpusStep): Promise<string> {
-  if (mode !== 'economy' || ('verbose' in step && step.verbose)) {
+  if (mode !== 'economy') {
     return (await server.call('take_snapshot', {pageId: 1})).text;
+  }
+  if ('verbose' in step && step.verbose) {
+    // Only a verbose snapshot shows the target (an option of a listbox): its interactive part.
+    return economyFind(server, step.target, step.label, true);
   }
   if (step.tool === 'drag') {
     return `${await economyFind(server, step.target, step.label)}\n${await economyFind(server, step.to, step.label)}`;
@@ -166,7 +178,8 @@ async function runTask(server: Counted, fixtures: FixtureServer, page: CorpusPag
     for (const step of page.steps) {
       const text = await look(server, mode, step);
       server.stepScript = step.tool === 'evaluate_script';
-      await runStep(server, text, step);
+      // The economy agent found a verbose step's target in its own look (runStep would take a whole verbose snapshot).
+      await runStep(server, text, mode === 'economy' && step.tool === 'click' ? {...step, verbose: false} : step);
       server.stepScript = false;
     }
     server.counting = false;
@@ -244,15 +257,32 @@ async function main(): Promise<void> {
   const text = table(rows);
   console.log(text);
   if (docs) {
-    const path = 'docs/benchmarks.md';
-    const doc = readFileSync(path, 'utf8');
-    const start = doc.indexOf(START);
-    const end = doc.indexOf(END);
-    if (start < 0 || end < start) {
-      throw new Error(`${path} has no ${START} … ${END} block`);
-    }
-    writeFileSync(path, `${doc.slice(0, start + START.length)}\n${text}\n${doc.slice(end)}`);
+    writeDocs(
+      `${text}\n\nRun ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores, load average ${loadavg()
+        .map(l => l.toFixed(1))
+        .join(' ')} at the end.`,
+    );
   }
 }
+
+/** Writes the table into docs/benchmarks.md's section (made at the end the first time). */
+function writeDocs(text: string): void {
+  const path = 'docs/benchmarks.md';
+  let doc = readFileSync(path, 'utf8');
+  if (!doc.includes(`\n${TOKENS_HEADING}`)) {
+    doc = `${doc.trimEnd()}\n\n${TOKENS_HEADING}\n\n${INTRO}\n\n${START}\n${END}\n`;
+  }
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  writeFileSync(path, `${doc.slice(0, start + START.length)}\n${text}\n${doc.slice(end)}`);
+}
+
+const INTRO = `Every scripted agent task of the corpus ([corpus.md](corpus.md)), run on chrome-devtools-mcp 1.11, on
+ours with default parameters, and on ours with the agent-economy parameters: per step, \`find_elements\` with
+the role and name the step is after (then \`take_snapshot interactive\`, then the whole snapshot, if that did
+not name it) instead of a whole snapshot, no look before typing or keys, and \`effect: true\` on every action.
+Characters of every response the agent reads, and its calls; waiting for the app and reading its state back
+for the check are the harness's and not counted. Written by \`npm run bench:tokens -- --docs\`
+(scripts/bench/tokens.ts).`;
 
 await main();
