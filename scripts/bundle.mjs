@@ -63,6 +63,10 @@ const PAGE_TEXT_LIBRARIES = [
 /** Files the code requires by path in dist/vendor/ (source in node_modules, name in dist/vendor/). */
 const REQUIRED_FILES = [['urlpattern-polyfill/dist/urlpattern.cjs', 'urlpattern.cjs']];
 
+// The bundled CommonJS packages (chrome-remote-interface, ws) require Node's modules.
+const BANNER =
+  "import {createRequire as __cdpMcpRequire} from 'node:module';const require=__cdpMcpRequire(import.meta.url);";
+
 const stubs = {
   name: 'stubs',
   setup(build) {
@@ -109,11 +113,10 @@ const result = await esbuild.build({
   // ws's optional native speedups; it works without them.
   external: ['bufferutil', 'utf-8-validate'],
   plugins: [stubs],
-  // The bundled CommonJS packages (chrome-remote-interface, ws) require Node's modules.
-  banner: {
-    js: "import {createRequire as __cdpMcpRequire} from 'node:module';const require=__cdpMcpRequire(import.meta.url);",
-  },
+  banner: {js: BANNER},
 });
+
+dropUnusedRequire(Object.keys(result.metafile.outputs).filter(file => file.endsWith('.js')));
 
 const puppeteer = Object.keys(result.metafile.inputs).filter(input => /puppeteer/i.test(input));
 if (puppeteer.length) {
@@ -134,6 +137,29 @@ if (!quiet) {
     console.log(`${(bytes / 1024).toFixed(0).padStart(6)} KB  ${file}`);
   }
   console.log(`${(duSync(DIST) / 1024).toFixed(0).padStart(6)} KB  dist/ in all (vendor bundles and types included)`);
+}
+
+/**
+ * Takes the banner out of the files that never name `require` (most: only
+ * esbuild's runtime chunk and the bundled CommonJS packages do): each
+ * createRequire() call costs the start-up, and every chunk the server loads
+ * before it answers tools/list ran one. Conservative: a file that names
+ * `require` anywhere, in a string too, keeps it.
+ */
+function dropUnusedRequire(files) {
+  const banner = `${BANNER}\n`;
+  for (const file of files) {
+    const full = path.join(ROOT, file);
+    const text = readFileSync(full, 'utf8');
+    const at = text.indexOf(banner);
+    if (at < 0) {
+      continue;
+    }
+    const rest = text.slice(0, at) + text.slice(at + banner.length);
+    if (!/(?<![\w$.])require(?![\w$-])/.test(rest)) {
+      writeFileSync(full, rest);
+    }
+  }
 }
 
 /** Copies a declaration file and every relative one it imports; refuses imports of packages. */
