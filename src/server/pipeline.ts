@@ -7,7 +7,7 @@ import {guardPage} from '../browser/core/pageGuard.js';
 import type {DownloadTracker} from '../browser/downloads/downloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
-import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {type ImageContent, ResponseBuilder, type ResponseState} from '../response/ResponseBuilder.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, type PageTool, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
@@ -19,7 +19,7 @@ import {PathSandbox} from '../util/sandbox.js';
 import {sandboxOptions} from './filePolicy.js';
 import {boundNote, explainStuck} from './laneNotes.js';
 import type {BoundPage} from './lanes.js';
-import {capOutput} from './outputCap.js';
+import {capOutput, redacted} from './outputCap.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
@@ -303,34 +303,38 @@ export class Pipeline {
       wants: response.wants,
       files,
       notes: [session.takeNote(), boundNote(call.bound)].filter((n): n is string => Boolean(n)),
-      error: error && page && call.bound ? await explainStuck(page, error, tool.name) : error,
+      error,
       extensions: config.categoryExtensions,
       ...marks,
       downloadsExpectedBefore,
+      signal,
     });
-    const isError = state.error !== undefined;
-    if (tool.slim) {
-      // Slim responses are the tool's own lines only (and the error), as the reference's.
-      const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
-      return {text, images: [], isError, structured: {type: 'text', text}};
+    if (signal.aborted) {
+      return fail(CANCELLED_TEXT);
     }
-    return {
-      text: response.render(state),
-      images: isError ? [] : [...response.images],
-      isError,
-      structured: response.structured(state),
-      hint: outputHint(tool, response),
-    };
+    if (state.error !== undefined && page) {
+      // The handler's error or the response snapshot's: either may be a wait that ran out on a stuck page.
+      state.error = await explainStuck(page, state.error, tool.name, this.scheduler.lanes ? 'page' : 'server');
+    }
+    return rendered(tool, response, state);
   }
 }
 
-/** The result with the --secrets values replaced by their names, in its text and its structured content. */
-function redacted(result: ToolResult, config: Config): ToolResult {
-  const {secrets} = config;
-  if (!secrets) {
-    return result;
+/** The call's outcome from what its tool said and the resolved response state. */
+function rendered(tool: RegisteredTool['tool'], response: ResponseBuilder, state: ResponseState): Outcome {
+  const isError = state.error !== undefined;
+  if (tool.slim) {
+    // Slim responses are the tool's own lines only (and the error), as the reference's.
+    const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
+    return {text, images: [], isError, structured: {type: 'text', text}};
   }
-  return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
+  return {
+    text: response.render(state),
+    images: isError ? [] : [...response.images],
+    isError,
+    structured: response.structured(state),
+    hint: outputHint(tool, response),
+  };
 }
 
 /** Refuses a page tool on a page that cannot do its work: crashed, or paused by a dialog it would wait on. */
