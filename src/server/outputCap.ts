@@ -8,7 +8,6 @@
  * the MCP SDK's stdio client closes its connection on a message over 10 MB,
  * so an evaluate_script that returned 12 MB used to end the session.
  */
-import type {Config} from '../config/options.js';
 import {capText} from '../response/truncate.js';
 import {debug} from '../util/logger.js';
 import type {PathSandbox} from '../util/sandbox.js';
@@ -58,13 +57,4 @@ async function whereAndHow(text: string, {toolName, hint, files}: CapOptions): P
     debug('could not save a capped output', error);
     return `The whole output (${size}) could not be saved to a file. ${hint}`;
   }
-}
-
-/** The result with the --secrets values replaced by their names, in its text and its structured content. */
-export function redacted<T extends CappableResult>(result: T, config: Pick<Config, 'secrets'>): T {
-  const {secrets} = config;
-  if (!secrets) {
-    return result;
-  }
-  return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
 }
