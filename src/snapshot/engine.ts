@@ -1,12 +1,11 @@
 import type {Page} from '../browser/core/Page.js';
-import {DEFAULT_COMMAND_TIMEOUT_MS} from '../cdp/CdpConnection.js';
-import {CdpTimeoutError} from '../cdp/errors.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {type FastContext, fastTreeSnapshot} from './fastTree.js';
 import {type FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {fullTreeSnapshot} from './fullTree.js';
 import {PrintedNodeIds} from './printedIds.js';
+import {isMainFrame, probeSize} from './sizeProbe.js';
 import type {SnapNode} from './types.js';
 
 /**
@@ -172,36 +171,6 @@ export function recordPath(
   };
 }
 
-/**
- * A DOM count for a frame never snapshotted before (one cheap evaluation in
- * its main world). Any failure only means no count (the full tree is read),
- * but a count that got no answer within the default command bound (30 s, for
- * an evaluation that takes microseconds) means the page's main thread does
- * not yield: the snapshot ends there, instead of waiting out the frame tree's
- * and the AX tree's bounds after it for the same thread.
- */
-async function probeSize(page: Page, place: FramePlace): Promise<number> {
-  const contextId = isMainFrame(page, place) ? undefined : page.frames.contextOf(place.session, place.frameId);
-  const response = await place.session
-    .send('Runtime.evaluate', {
-      expression: "document.getElementsByTagName('*').length",
-      returnByValue: true,
-      ...(contextId !== undefined ? {contextId} : {}),
-    })
-    .catch((error: unknown) => {
-      if (error instanceof CdpTimeoutError) {
-        throw new Error(`The page did not answer the snapshot within ${DEFAULT_COMMAND_TIMEOUT_MS / 1000} s.`, {
-          cause: error,
-        });
-      }
-      debug('Runtime.evaluate failed (ignored)', errorMessage(error));
-      return undefined;
-    });
-  const elements: unknown = response?.result.value;
-  // About two AX nodes per element (its text and line boxes).
-  return typeof elements === 'number' ? elements * 2 : 0;
-}
-
 /** What a snapshot tree prints (roles, names, properties, identities, shape), to compare two readings. */
 function signature(node: SnapNode | undefined): string {
   if (!node) {
@@ -212,9 +181,6 @@ function signature(node: SnapNode | undefined): string {
     .map(key => [key, node.props[key]]);
   return `${node.role}\u0000${node.name}\u0000${JSON.stringify(props)}\u0000${node.key ?? ''}[${node.children.map(signature).join(',')}]`;
 }
-
-const isMainFrame = (page: Page, place: FramePlace) =>
-  place.session === page.session && place.frameId === page.mainFrameId;
 
 /** The main frame's current document (its loaderId); inner frames keep their history across documents. */
 function documentOf(page: Page, place: FramePlace): string | undefined {
