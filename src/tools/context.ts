@@ -19,8 +19,8 @@ import type {ScreenshotRequest} from '../browser/core/screenshot.js';
 import type {SettleResult} from '../browser/core/settle.js';
 import type {DownloadRecord} from '../browser/downloads/downloads.js';
 import type {EmulationState} from '../browser/emulation/emulationState.js';
-import type {NetworkRecord} from '../browser/network/NetworkCollector.js';
 import type {MockSpec, NetworkMock} from '../browser/network/networkMocks.js';
+import type {NetworkRecord} from '../browser/network/networkRecord.js';
 import type {PageText, PageTextFormat} from '../browser/pageText/pageText.js';
 import type {RawOutcome, RawTarget} from '../browser/rawCdp/send.js';
 import type {VideoContainer} from '../browser/recording/ffmpegRecorder.js';
@@ -195,9 +195,10 @@ export interface ToolPage {
   emulate(state: EmulationState): Promise<void>;
   /**
    * Takes a snapshot before an action; the function it returns, given how
-   * the action settled, says what the action did (`Effect: …`).
+   * the action settled, says what the action did (`Effect: …`). Focus
+   * moving to an element it acted on (`acted`, uids) goes without saying.
    */
-  observeEffect(): Promise<(settle: SettleResult) => Promise<string>>;
+  observeEffect(acted?: readonly string[]): Promise<(settle: SettleResult) => Promise<string>>;
   /** Takes a snapshot and returns its lines matching the query, under their ancestors (find_elements). */
   findElements(query: ElementQuery): Promise<string[]>;
   /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */
