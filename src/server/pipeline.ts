@@ -7,7 +7,8 @@ import {guardPage} from '../browser/core/pageGuard.js';
 import type {DownloadTracker} from '../browser/downloads/downloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
-import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {type ImageContent, ResponseBuilder, type ToolPageContent} from '../response/ResponseBuilder.js';
+import {closeCutBlock, closeMarkerRoom, markPageContent} from '../response/untrusted.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, type PageTool, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
@@ -34,8 +35,8 @@ export interface ToolResult {
   structured: Record<string, unknown>;
 }
 
-/** A result and how to ask its tool for less, should the output cap cut it. */
-type Outcome = ToolResult & {hint?: string};
+/** A result, how to ask its tool for less should the output cap cut it, and the id of its page-content blocks. */
+type Outcome = ToolResult & {hint?: string; markerId?: string};
 
 /** The MCP session a call comes from: its file sandbox, its view of the browser. */
 export interface CallSession {
@@ -126,20 +127,22 @@ export class Pipeline {
   /** Throws UnknownToolError for a name that is no tool; every other failure is an isError result. */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const session = options.session ?? this.defaultSession;
-    const {hint, ...outcome} = await this.#call(name, args, {...options, session});
+    const {hint, markerId, ...outcome} = await this.#call(name, args, {...options, session});
     const result = redacted(outcome, this.options.config);
     const maxChars = this.options.config.maxOutputChars;
     if (!maxChars) {
       return result;
     }
     const tool = this.#byName.get(name)?.tool;
-    return capOutput(result, {
-      maxChars,
+    const capped = await capOutput(result, {
+      // Room for the line that closes a page-content block the cut went through.
+      maxChars: markerId ? Math.max(1, maxChars - closeMarkerRoom()) : maxChars,
       toolName: tool?.name ?? 'unknown_tool',
       hint: hint ?? tool?.outputHint ?? DEFAULT_OUTPUT_HINT,
       slim: tool?.slim === true,
       files: session.files,
     });
+    return markerId && capped !== result ? closeCut(capped, markerId) : capped;
   }
 
   async #call(name: string, args: unknown, options: CallOptions & {session: CallSession}): Promise<Outcome> {
@@ -309,17 +312,21 @@ export class Pipeline {
       downloadsExpectedBefore,
     });
     const isError = state.error !== undefined;
+    // --untrustedContentMarkers: what the page controls goes in marked blocks (response/untrusted.ts).
+    const pageContent = config.untrustedContentMarkers ? pageContentOf(tool) : undefined;
     if (tool.slim) {
       // Slim responses are the tool's own lines only (and the error), as the reference's.
-      const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
-      return {text, images: [], isError, structured: {type: 'text', text}};
+      const {text, id} = slimText(response.lines, state.error, pageContent);
+      return {text, images: [], isError, structured: {type: 'text', text}, markerId: id};
     }
+    const {text, id} = pageContent ? response.renderMarked(state, pageContent) : {text: response.render(state)};
     return {
-      text: response.render(state),
+      text,
       images: isError ? [] : [...response.images],
       isError,
-      structured: response.structured(state),
+      structured: response.structured(state, pageContent),
       hint: outputHint(tool, response),
+      markerId: id,
     };
   }
 }
@@ -331,6 +338,41 @@ function redacted(result: ToolResult, config: Config): ToolResult {
     return result;
   }
   return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
+}
+
+/**
+ * What of a tool's own output is page content: what it declares, and the
+ * error of every page tool (it can quote the page: a script's exception, a
+ * dialog's message, the element covering a target).
+ */
+function pageContentOf(tool: RegisteredTool['tool']): ToolPageContent[] {
+  return [...(tool.pageContent ?? []), ...(tool.pageScoped ? (['error'] as const) : [])];
+}
+
+/** A slim response: the tool's lines and the error, those the tool declares page content marked when asked. */
+function slimText(
+  lines: readonly string[],
+  error: string | undefined,
+  pageContent: readonly ToolPageContent[] | undefined,
+): {text: string; id?: string} {
+  const errorLines = error === undefined ? [] : [`Error: ${error}`];
+  if (!pageContent) {
+    return {text: [...lines, ...errorLines].join('\n')};
+  }
+  const marked = markPageContent([
+    {lines, page: pageContent.includes('lines')},
+    {lines: errorLines, page: pageContent.includes('error')},
+  ]);
+  return {text: marked.lines.join('\n'), id: marked.id};
+}
+
+/** A capped result whose cut went through a page-content block: the block closed before the cut note. */
+function closeCut(result: ToolResult, id: string): ToolResult {
+  const text = closeCutBlock(result.text, id);
+  const {structured} = result;
+  // The cap replaced the structured content by the cut text (under `text`, `message` or `errorMessage`).
+  const key = ['text', 'message', 'errorMessage'].find(k => structured[k] === result.text);
+  return {...result, text, structured: key ? {...structured, [key]: text} : structured};
 }
 
 /** Refuses a page tool on a page that cannot do its work: crashed, or paused by a dialog it would wait on. */

@@ -36,6 +36,7 @@ function report(response: ResponseBuilder, line: string, settle: ActionResult, i
 
 export const click = definePageTool({
   name: 'click',
+  pageContent: ['lines'],
   title: 'Click element',
   description:
     'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',

@@ -226,7 +226,7 @@ export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES
         tool,
         schema,
         inputSchema: inputJsonSchema(schema),
-        outputSchema: outputJsonSchema(tool),
+        outputSchema: outputJsonSchema(tool, config.untrustedContentMarkers),
         disabledReason: toolDisabledReason(tool, config),
       };
     });
