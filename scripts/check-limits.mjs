@@ -26,7 +26,6 @@ const KNOWN = {
   'src/browser/core/settle.ts#(anonymous)': 73,
   'src/browser/core/settle.ts#runAndSettle': 91,
   'src/browser/network/NetworkCollector.ts##onRequest': 61,
-  'src/server/pipeline.ts##execute': 100,
   'src/snapshot/engine.ts#captureTree': 102,
   'src/snapshot/engine.ts#frameSnapshot': 76,
   'src/snapshot/fastTree.ts#stitch': 76,

@@ -1,26 +1,26 @@
-import * as v from 'valibot';
-
 import type {BrowserManager} from '../browser/core/BrowserManager.js';
 import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import type {Page} from '../browser/core/Page.js';
-import {guardPage} from '../browser/core/pageGuard.js';
-import type {DownloadTracker} from '../browser/downloads/downloads.js';
+import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
-import {type ImageContent, ResponseBuilder, type ToolPageContent} from '../response/ResponseBuilder.js';
-import {closeCutBlock, closeMarkerRoom, markPageContent} from '../response/untrusted.js';
+import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {closeMarkerRoom} from '../response/untrusted.js';
 import type {ToolContext} from '../tools/context.js';
-import {DEFAULT_OUTPUT_HINT, type PageTool, SNAPSHOT_OUTPUT_HINT} from '../tools/defineTool.js';
+import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT, type Tool} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage, settleWithin} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
+import {validateArguments} from './arguments.js';
+import {pageFor, pageGuard, throwIfUnusable} from './callPage.js';
 import {sandboxOptions} from './filePolicy.js';
 import {boundNote, explainStuck} from './laneNotes.js';
 import type {BoundPage} from './lanes.js';
 import {capOutput} from './outputCap.js';
+import {closeCut, pageContentOf, redacted, slimText} from './outputPasses.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
@@ -83,20 +83,40 @@ const CANCEL_GRACE_MS = 1_000;
 
 const CANCELLED_TEXT = 'The call was cancelled by the client.';
 
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  const path = issue.path?.map(p => String(p.key)).join('.') ?? '';
-  if (issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && path) {
-    return `"${path}" is required`;
-  }
-  return path ? `"${path}": ${issue.message}` : issue.message;
+/** A call whose arguments passed, waiting for or having its turn: its progress, cancel signal, session and (page lanes) bound page. */
+interface Turn {
+  progress: ProgressReporter;
+  signal: AbortSignal;
+  session: CallSession;
+  bound?: BoundPage;
+}
+
+/** What a call that got its turn runs with: the session's scope, the handler's context, the marks of what it may cause. */
+interface Running {
+  turn: Turn;
+  scope: BrowserScope;
+  handles: BrowserHandle;
+  context: ToolContext;
+  downloads: CallDownloads;
+  /** What the URL policy blocked from this mark on happened during the call. */
+  blockedMark: number;
+}
+
+/** How the handler ended: the page it acted on (as far as routing got) and its error. */
+interface Ran {
+  page?: Page;
+  error?: string;
 }
 
 /**
- * Every tool call goes through here, in one order: lookup, gating, unknown
- * argument rejection, validation, then, when the scheduler lets it run (the
- * server-wide serial lock by default), lazy browser start, the session's
- * scope, file sandbox, page routing, dialog gate, handler, and response
- * assembly. Failures become isError results that still carry the page state.
+ * Every tool call goes through here, in the steps of one request's lifecycle:
+ * gate (the tool exists and is on), validate (its arguments), lock (the
+ * scheduler's turn: the server-wide serial lock by default), context (the
+ * session's browser, started on first use, and the handler's context),
+ * response, files (sandboxed paths), page (routing; a crashed page refused),
+ * dialog (an open one refused; the guard during the work), handler, and
+ * assemble (page state, text, structured content). Failures become isError
+ * results that still carry the page state.
  */
 export class Pipeline {
   readonly #byName: Map<string, RegisteredTool>;
@@ -145,56 +165,23 @@ export class Pipeline {
     return markerId && capped !== result ? closeCut(capped, markerId) : capped;
   }
 
+  /** Gate and validate (before any lock: they need no browser), then the call when its turn comes. */
   async #call(name: string, args: unknown, options: CallOptions & {session: CallSession}): Promise<Outcome> {
-    const registered = this.#byName.get(name);
-    if (!registered) {
-      const names = this.listed().map(t => t.tool.name);
-      const close = names.filter(n => n.includes(name) || name.includes(n) || n.split('_').some(w => name.includes(w)));
-      throw new UnknownToolError(
-        `Unknown tool "${name}".${close.length ? ` Did you mean ${close.map(n => `"${n}"`).join(', ')}?` : ''} Call tools/list for the available tools.`,
-      );
-    }
+    const registered = this.#gate(name);
     if (registered.disabledReason) {
       return fail(registered.disabledReason, registered.tool.slim);
     }
-    if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
-      return fail(`Arguments for tool "${name}" must be a JSON object.`, registered.tool.slim);
+    const checked = validateArguments(registered, args);
+    if ('refusal' in checked) {
+      return fail(checked.refusal, registered.tool.slim && !checked.unslim);
     }
-    const given = (args ?? {}) as Record<string, unknown>;
-    const expected = Object.keys(registered.schema.entries);
-    const unknown = Object.keys(given).filter(k => !expected.includes(k));
-    if (unknown.length) {
-      const plural = unknown.length > 1;
-      const list = unknown.map(k => `"${k}"`).join(', ');
-      const expectation = expected.length
-        ? `Expected arguments: ${expected.map(k => `"${k}"`).join(', ')}.`
-        : 'This tool does not accept any arguments.';
-      return fail(
-        `Unknown argument${plural ? 's' : ''} for tool "${name}": ${list}. ${expectation} Remove ${plural ? 'them' : 'it'} and retry.`,
-        registered.tool.slim,
-      );
-    }
-    // valibot takes an array for a record (index keys); JSON Schema does not.
-    const properties = (registered.inputSchema['properties'] ?? {}) as Record<string, {type?: unknown}>;
-    const arrayForObject = Object.keys(given).find(k => properties[k]?.type === 'object' && Array.isArray(given[k]));
-    if (arrayForObject) {
-      return fail(
-        `Invalid arguments for tool "${name}": "${arrayForObject}": Invalid type: Expected Object but received Array. Fix it and retry.`,
-      );
-    }
-    const parsed = v.safeParse(registered.schema, given);
-    if (!parsed.success) {
-      return fail(
-        `Invalid arguments for tool "${name}": ${parsed.issues.map(describeIssue).join('; ')}. Fix ${parsed.issues.length > 1 ? 'them' : 'it'} and retry.`,
-        registered.tool.slim,
-      );
-    }
-    const params = parsed.output as Record<string, unknown>;
-    const signal = options.signal ?? new AbortController().signal;
-    const progress = options.progress ?? NO_PROGRESS;
-    const {session} = options;
+    const turn: Turn = {
+      progress: options.progress ?? NO_PROGRESS,
+      signal: options.signal ?? new AbortController().signal,
+      session: options.session,
+    };
     try {
-      return await this.#scheduled(registered, params, {progress, signal, session});
+      return await this.#scheduled(registered, checked.params, turn);
     } catch (error) {
       if (error instanceof CancelledError) {
         debug(`${name} was cancelled before it ran`);
@@ -204,53 +191,73 @@ export class Pipeline {
     }
   }
 
-  /** Runs the call when its turn comes: the serial lock (per session with --parallelSessions), or its lane. */
-  #scheduled(
-    registered: RegisteredTool,
-    params: Record<string, unknown>,
-    call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession},
-  ): Promise<Outcome> {
-    const {lanes} = this.scheduler;
-    const {tool} = registered;
-    if (lanes) {
-      const {signal, session} = call;
-      return lanes.run({tool, params, session, signal}, bound => this.#execute(registered, params, {...call, bound}));
+  /** Gate: the tool of that name (an UnknownToolError naming close ones when there is none). */
+  #gate(name: string): RegisteredTool {
+    const registered = this.#byName.get(name);
+    if (registered) {
+      return registered;
     }
-    return this.scheduler.run(call.session.id, tool.browserWide !== undefined, call.signal, () =>
-      this.#execute(registered, params, call),
+    const names = this.listed().map(t => t.tool.name);
+    const close = names.filter(n => n.includes(name) || name.includes(n) || n.split('_').some(w => name.includes(w)));
+    throw new UnknownToolError(
+      `Unknown tool "${name}".${close.length ? ` Did you mean ${close.map(n => `"${n}"`).join(', ')}?` : ''} Call tools/list for the available tools.`,
     );
   }
 
-  /** The page a page-scoped tool acts on. */
-  #pageFor(params: Record<string, unknown>, scope: BrowserScope): Page {
-    const pageId = params['pageId'];
-    return typeof pageId === 'number' ? scope.getPageById(pageId) : scope.getSelectedPage();
+  /** Lock: runs the call when its turn comes: the serial lock (per session with --parallelSessions), or its lane. */
+  #scheduled(registered: RegisteredTool, params: Record<string, unknown>, turn: Turn): Promise<Outcome> {
+    const {lanes} = this.scheduler;
+    const {tool} = registered;
+    if (lanes) {
+      const {signal, session} = turn;
+      return lanes.run({tool, params, session, signal}, bound => this.#execute(tool, params, {...turn, bound}));
+    }
+    return this.scheduler.run(turn.session.id, tool.browserWide !== undefined, turn.signal, () =>
+      this.#execute(tool, params, turn),
+    );
   }
 
-  async #execute(
-    registered: RegisteredTool,
-    params: Record<string, unknown>,
-    call: {progress: ProgressReporter; signal: AbortSignal; session: CallSession; bound?: BoundPage},
-  ): Promise<Outcome> {
-    const {tool} = registered;
-    const {config} = this.options;
-    const {progress, signal, session} = call;
-    const {files, heap} = session;
-    if (signal.aborted) {
+  /**
+   * A call that got its turn: context, response, then files, page, dialog and
+   * handler (what fails there is the response's error), then assemble.
+   */
+  async #execute(tool: Tool, params: Record<string, unknown>, turn: Turn): Promise<Outcome> {
+    if (turn.signal.aborted) {
       return fail(CANCELLED_TEXT);
     }
-    debug(`${tool.name} runs (session ${session.id})`);
-    let scope;
+    debug(`${tool.name} runs (session ${turn.session.id})`);
+    const running = await this.#context(turn);
+    if (typeof running === 'string') {
+      return fail(running, tool.slim);
+    }
+    const response = new ResponseBuilder();
+    const ran = await this.#run(tool, params, running, response);
+    if (turn.signal.aborted) {
+      // Nobody reads this (the SDK drops answers to cancelled requests): skip the page state.
+      return fail(CANCELLED_TEXT);
+    }
+    return this.#assemble(tool, response, running, ran);
+  }
+
+  /**
+   * Context: the session's scope (the browser starts on first use; the text
+   * of a failed start), its roots, the downloads bookkeeping and the
+   * blocked-request mark of the call, the handler's context.
+   */
+  async #context(turn: Turn): Promise<Running | string> {
+    const {config} = this.options;
+    const {progress, signal, session} = turn;
+    const {files, heap} = session;
+    let scope: BrowserScope;
     try {
       scope = await session.scope();
     } catch (error) {
       const cause = error instanceof Error && error.cause ? `\nCause: ${errorMessage(error.cause)}` : '';
-      return fail(`${errorMessage(error)}${cause}`, tool.slim);
+      return `${errorMessage(error)}${cause}`;
     }
     await session.rootsReady();
-    const {downloads} = scope.browser;
-    await judgeDownloadsDir(downloads, files);
-    const marks = {downloadsMark: downloads.mark(), blockedMark: scope.browser.urlPolicy.blocked.mark()};
+    const downloads = await scope.watchDownloads(files);
+    const blockedMark = scope.browser.urlPolicy.blocked.mark();
     const handles = new BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
       browser: handles,
@@ -261,55 +268,48 @@ export class Pipeline {
       signal,
       tracing: tracingHandle(scope, files),
     };
-    const response = new ResponseBuilder();
-    let error: string | undefined;
+    return {turn, scope, handles, context, downloads, blockedMark};
+  }
+
+  /** Files, page, dialog, handler: a failure on the way is the call's error, with the page it had got to. */
+  async #run(tool: Tool, params: Record<string, unknown>, running: Running, response: ResponseBuilder): Promise<Ran> {
+    const {scope, turn} = running;
     let page: Page | undefined;
-    let downloadsExpectedBefore: number | undefined;
     try {
-      for (const key of tool.filePaths ?? []) {
-        const value = params[key];
-        if (typeof value === 'string') {
-          params[key] = await files.validate(value);
-        }
-      }
+      await checkFilePaths(tool, params, turn.session.files);
       let work: Promise<void>;
       if (tool.pageScoped) {
-        page = call.bound?.page ?? this.#pageFor(params, scope);
+        page = turn.bound?.page ?? pageFor(params, scope);
         throwIfUnusable(page, tool);
-        downloadsExpectedBefore = page.downloadsExpected;
-        work = pageGuard(
-          scope,
-          page,
-          tool,
-        )(tool.handler({params, page: new PageHandle(page, handles)}, response, context));
+        running.downloads.watch(page);
+        const request = {params, page: new PageHandle(page, running.handles)};
+        work = pageGuard(scope, page, tool)(tool.handler(request, response, running.context));
       } else {
-        work = tool.handler({params}, response, context);
+        work = tool.handler({params}, response, running.context);
       }
-      await abortable(work, signal).catch(async (e: unknown) => {
-        if (e instanceof CancelledError) {
-          await settleWithin(work, CANCEL_GRACE_MS, tool.name);
-        }
-        throw e;
-      });
+      await untilCancelled(work, turn.signal, tool.name);
+      return {page};
     } catch (e) {
-      error = errorMessage(e);
       debug(`${tool.name} failed`, e);
+      return {page, error: errorMessage(e)};
     }
-    if (signal.aborted) {
-      // Nobody reads this (the SDK drops answers to cancelled requests): skip the page state.
-      return fail(CANCELLED_TEXT);
-    }
+  }
+
+  /** Assemble: the page state the response shows, then its text (a slim tool's own lines only), images and structured content. */
+  async #assemble(tool: Tool, response: ResponseBuilder, running: Running, {page, error}: Ran): Promise<Outcome> {
+    const {config} = this.options;
+    const {scope, turn} = running;
     const state = await resolveResponseState({
       scope,
       page,
       guard: page && tool.pageScoped ? pageGuard(scope, page, tool) : undefined,
       wants: response.wants,
-      files,
-      notes: [session.takeNote(), boundNote(call.bound)].filter((n): n is string => Boolean(n)),
-      error: error && page && call.bound ? await explainStuck(page, error, tool.name) : error,
+      files: turn.session.files,
+      notes: [turn.session.takeNote(), boundNote(turn.bound)].filter((n): n is string => Boolean(n)),
+      error: error && page && turn.bound ? await explainStuck(page, error, tool.name) : error,
       extensions: config.categoryExtensions,
-      ...marks,
-      downloadsExpectedBefore,
+      downloads: running.downloads,
+      blockedMark: running.blockedMark,
     });
     const isError = state.error !== undefined;
     // --untrustedContentMarkers: what the page controls goes in marked blocks (response/untrusted.ts).
@@ -329,71 +329,6 @@ export class Pipeline {
       markerId: id,
     };
   }
-}
-
-/** The result with the --secrets values replaced by their names, in its text and its structured content. */
-function redacted(result: ToolResult, config: Config): ToolResult {
-  const {secrets} = config;
-  if (!secrets) {
-    return result;
-  }
-  return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
-}
-
-/**
- * What of a tool's own output is page content: what it declares, and the
- * error of every page tool (it can quote the page: a script's exception, a
- * dialog's message, the element covering a target).
- */
-function pageContentOf(tool: RegisteredTool['tool']): ToolPageContent[] {
-  return [...(tool.pageContent ?? []), ...(tool.pageScoped ? (['error'] as const) : [])];
-}
-
-/** A slim response: the tool's lines and the error, those the tool declares page content marked when asked. */
-function slimText(
-  lines: readonly string[],
-  error: string | undefined,
-  pageContent: readonly ToolPageContent[] | undefined,
-): {text: string; id?: string} {
-  const errorLines = error === undefined ? [] : [`Error: ${error}`];
-  if (!pageContent) {
-    return {text: [...lines, ...errorLines].join('\n')};
-  }
-  const marked = markPageContent([
-    {lines, page: pageContent.includes('lines')},
-    {lines: errorLines, page: pageContent.includes('error')},
-  ]);
-  return {text: marked.lines.join('\n'), id: marked.id};
-}
-
-/** A capped result whose cut went through a page-content block: the block closed before the cut note. */
-function closeCut(result: ToolResult, id: string): ToolResult {
-  const text = closeCutBlock(result.text, id);
-  const {structured} = result;
-  // The cap replaced the structured content by the cut text (under `text`, `message` or `errorMessage`).
-  const key = ['text', 'message', 'errorMessage'].find(k => structured[k] === result.text);
-  return {...result, text, structured: key ? {...structured, [key]: text} : structured};
-}
-
-/** Refuses a page tool on a page that cannot do its work: crashed, or paused by a dialog it would wait on. */
-function throwIfUnusable(page: Page, tool: Pick<PageTool, 'worksOnCrashedPage' | 'blockedByDialog'>): void {
-  if (page.crashed && !tool.worksOnCrashedPage) {
-    throw new Error(
-      `Page ${page.id} has crashed. Reload it with navigate_page (type=reload) or close it with close_page.`,
-    );
-  }
-  if (tool.blockedByDialog) {
-    page.throwIfDialogOpen();
-  }
-}
-
-/** Stops work of `tool` on `page` when the page crashes or a dialog pauses it (not handle_dialog's own dialogs). */
-function pageGuard(
-  scope: BrowserScope,
-  page: Page,
-  tool: Pick<PageTool, 'name' | 'answersDialogs'>,
-): <T>(work: Promise<T>) => Promise<T> {
-  return work => guardPage(scope, page, work, tool.name, !tool.answersDialogs);
 }
 
 let nextSessionId = 1;
@@ -426,13 +361,22 @@ function fail(text: string, slim?: boolean): ToolResult {
   return {text, images: [], isError: true, structured: slim ? {type: 'text', text} : {errorMessage: text}};
 }
 
-/**
- * --downloadsDir must be inside the calling session's roots, which its client
- * may have changed. A private session downloads into its own folder: it does
- * not judge the shared one.
- */
-async function judgeDownloadsDir(downloads: DownloadTracker, files: PathSandbox): Promise<void> {
-  if (!files.options.privateFolder) {
-    await downloads.refresh(dir => files.validate(dir), files.roots.join('\0'));
+/** Files: the tool's file-path arguments, checked against the session's sandbox (the checked path replaces the given one). */
+async function checkFilePaths(tool: Tool, params: Record<string, unknown>, files: PathSandbox): Promise<void> {
+  for (const key of tool.filePaths ?? []) {
+    const value = params[key];
+    if (typeof value === 'string') {
+      params[key] = await files.validate(value);
+    }
   }
+}
+
+/** Waits for the handler's work until the client cancels; then gives it CANCEL_GRACE_MS to unwind before the lock moves on. */
+async function untilCancelled(work: Promise<void>, signal: AbortSignal, toolName: string): Promise<void> {
+  await abortable(work, signal).catch(async (e: unknown) => {
+    if (e instanceof CancelledError) {
+      await settleWithin(work, CANCEL_GRACE_MS, toolName);
+    }
+    throw e;
+  });
 }

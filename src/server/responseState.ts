@@ -1,14 +1,10 @@
 import type {BrowserScope} from '../browser/core/BrowserScope.js';
 import type {Page} from '../browser/core/Page.js';
 import {defaultNavigationTimeout} from '../browser/core/settle.js';
+import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
 import {snapshotSection} from '../snapshot/section.js';
 import type {PathSandbox} from '../util/sandbox.js';
-
-/** How long a response waits for the downloads its call started to finish. */
-const DOWNLOAD_WAIT_MS = 3_000;
-/** How long a response waits for a download its call is known to have started to begin. */
-const DOWNLOAD_BEGIN_TIMEOUT_MS = 5_000;
 
 /**
  * Resolves what a finished call's response shows besides the tool's own
@@ -25,12 +21,10 @@ export async function resolveResponseState(options: {
   error: string | undefined;
   /** --categoryExtensions: extension pages apart, and the extensions' service workers. */
   extensions?: boolean;
-  /** Downloads from this mark on began during the call. */
-  downloadsMark?: number;
+  /** The downloads bookkeeping of the call (none: no downloads shown). */
+  downloads?: CallDownloads;
   /** What the URL policy blocked from this mark on happened during the call. */
   blockedMark?: number;
-  /** The page's expected-download count before the call (the call's actions may add to it). */
-  downloadsExpectedBefore?: number;
   /** Stops work on the call's page when it crashes or a dialog pauses it (as the handler's). */
   guard?: <T>(work: Promise<T>) => Promise<T>;
 }): Promise<ResponseState> {
@@ -45,18 +39,7 @@ export async function resolveResponseState(options: {
       error = e instanceof Error ? e.message : String(e);
     }
   }
-  const mark = options.downloadsMark;
-  const expected = page ? page.downloadsExpected - (options.downloadsExpectedBefore ?? page.downloadsExpected) : 0;
-  if (page && mark !== undefined && expected > 0) {
-    // A download link answers only once its server does: wait for the download to begin.
-    await scope.browser.downloads.waitForBegun(mark, page.id, expected, DOWNLOAD_BEGIN_TIMEOUT_MS);
-  }
-  // Only this session's: other sessions' pages download into the same folder.
-  const downloads = (mark === undefined ? [] : scope.browser.downloads.since(mark)).filter(d => scope.ownsDownload(d));
-  if (downloads.length) {
-    // Most downloads are small: say where the file is rather than "in progress".
-    await scope.browser.downloads.settle(downloads, DOWNLOAD_WAIT_MS);
-  }
+  const downloads = options.downloads ? await options.downloads.collect() : [];
   return {
     notes: options.notes,
     downloads,

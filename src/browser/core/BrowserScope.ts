@@ -1,6 +1,8 @@
 import {errorMessage} from '../../util/async.js';
 import {trackLive} from '../../util/liveObjects.js';
 import {debug} from '../../util/logger.js';
+import type {PathSandbox} from '../../util/sandbox.js';
+import {CallDownloads} from '../downloads/callDownloads.js';
 import type {DownloadRecord} from '../downloads/downloads.js';
 import type {Browser, PageOwner} from './Browser.js';
 import type {Page} from './Page.js';
@@ -119,6 +121,11 @@ export class BrowserScope implements PageOwner {
    */
   ownsDownload(record: DownloadRecord): boolean {
     return record.ownerId === undefined ? this.browser.isDefaultOwner(this) : record.ownerId === this.ownerId;
+  }
+
+  /** Starts the downloads bookkeeping of one call of this session (--downloadsDir judged against its roots). */
+  watchDownloads(files: PathSandbox): Promise<CallDownloads> {
+    return CallDownloads.begin(this.browser.downloads, record => this.ownsDownload(record), files);
   }
 
   /** Where this session's downloads go: its own folder, or --downloadsDir (undefined while denied). */
