@@ -27,6 +27,8 @@ export interface CapOptions {
   /** Slim tools' structured content is the text item itself. */
   slim: boolean;
   files: PathSandbox;
+  /** Characters to leave free in a cut text for what is added after (a line closing a page-content block). */
+  reserve?: number;
 }
 
 /**
@@ -41,7 +43,9 @@ export async function capOutput<R extends CappableResult>(result: R, options: Ca
   if (textFits && JSON.stringify(result.structured).length <= maxChars) {
     return result;
   }
-  const text = textFits ? result.text : capText(result.text, maxChars, await whereAndHow(result.text, options));
+  const text = textFits
+    ? result.text
+    : capText(result.text, maxChars, await whereAndHow(result.text, options), options.reserve);
   const key = result.isError ? 'errorMessage' : 'message';
   const structured = slim ? {type: 'text', text} : {[key]: text};
   return {...result, text, structured};

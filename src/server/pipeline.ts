@@ -155,8 +155,9 @@ export class Pipeline {
     }
     const tool = this.#byName.get(name)?.tool;
     const capped = await capOutput(result, {
+      maxChars,
       // Room for the line that closes a page-content block the cut went through.
-      maxChars: markerId ? Math.max(1, maxChars - closeMarkerRoom()) : maxChars,
+      reserve: markerId ? closeMarkerRoom() : 0,
       toolName: tool?.name ?? 'unknown_tool',
       hint: hint ?? tool?.outputHint ?? DEFAULT_OUTPUT_HINT,
       slim: tool?.slim === true,

@@ -65,7 +65,7 @@ describe('--untrustedContentMarkers: page-content blocks', () => {
     const text = ['Did it.', openMarker(id), ...Array.from({length: 50}, (_, i) => `line ${i}`), closeMarker(id)].join(
       '\n',
     );
-    const cut = capText(text, 300 - closeMarkerRoom(), 'Ask for less.');
+    const cut = capText(text, 300, 'Ask for less.', closeMarkerRoom());
     assert.ok(!cut.includes(closeMarker(id)));
     const closed = closeCutBlock(cut, id);
     assert.ok(closed.length <= 300, `${closed.length}`);

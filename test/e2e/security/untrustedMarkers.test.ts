@@ -203,6 +203,20 @@ describe('--untrustedContentMarkers: page text in blocks a page cannot close', (
     await both('handle_dialog', {pageId: 1, action: 'accept'}, false);
   });
 
+  it('closes a block the output cap cut through, before the cut note', async () => {
+    const result = await marked.call('evaluate_script', {
+      pageId: 1,
+      function: `() => Array.from({length: 2000}, (_, i) => i + ' ' + document.title).join('\\n')`,
+    });
+    const {id} = checkBlocks('a capped evaluate_script', result.text);
+    assert.ok(id, result.text.slice(0, 300));
+    ids.push(id);
+    const lines = result.text.split('\n');
+    assert.match(lines.at(-1) ?? '', /^\[Output cut at 30000 characters/);
+    assert.equal(lines.at(-2), `<<<END PAGE CONTENT id=${id}>>>`);
+    assert.ok(result.text.length <= 30_000, `${result.text.length} characters`);
+  });
+
   it('draws a new id for every response', () => {
     assert.ok(ids.length >= 12, `${ids.length} responses with blocks`);
     assert.equal(new Set(ids).size, ids.length, `ids repeat: ${ids.join(' ')}`);
