@@ -23,13 +23,8 @@ const KNOWN = {
   'src/snapshot/walker.ts': 486,
   'src/browser/core/Browser.ts##onAttached': 72,
   'src/browser/core/BrowserManager.ts##startOnce': 72,
-  'src/browser/core/settle.ts#(anonymous)': 73,
-  'src/browser/core/settle.ts#runAndSettle': 91,
   'src/browser/network/NetworkCollector.ts##onRequest': 61,
-  'src/snapshot/engine.ts#captureTree': 102,
-  'src/snapshot/engine.ts#frameSnapshot': 76,
   'src/snapshot/fastTree.ts#stitch': 76,
-  'src/tools/script.ts#evaluateScript': 94,
 };
 /** The comment that marks a page-side script. */
 const PAGE_SIDE = /runs in the page/i;

@@ -16,7 +16,7 @@ import {fileURLToPath} from 'node:url';
 import type {FixtureServer} from './fixtures.js';
 import {startFixtureServer, uploadFiles} from './fixtures.js';
 import type {Report, Row, Side} from './report.js';
-import {renderDocs, renderMarkdown, toolParity, toolShapes} from './report.js';
+import {renderDocs, renderMarkdown, tokensSection, toolParity, toolShapes} from './report.js';
 import type {Ctx, Scenario} from './scenarios.js';
 import {SCENARIOS} from './scenarios.js';
 import type {CallResult, ServerSpec} from './session.js';
@@ -503,7 +503,8 @@ function writeOutputs(rep: Report, o: Options, jsonPath: string): void {
     const docs = path.join(ROOT, 'docs', 'benchmarks.md');
     mkdirSync(path.dirname(docs), {recursive: true});
     const rel = path.relative(ROOT, jsonPath);
-    writeFileSync(docs, renderDocs(rep, rel.startsWith('..') ? jsonPath : rel));
+    const kept = existsSync(docs) ? tokensSection(readFileSync(docs, 'utf8')) : '';
+    writeFileSync(docs, `${renderDocs(rep, rel.startsWith('..') ? jsonPath : rel)}${kept}`);
     log(`wrote ${docs}`);
   }
   console.log(md.split('\n## Tool parity')[0]);

@@ -155,6 +155,15 @@ export const METHOD = [
   'registry package into empty folders (chrome-devtools-mcp bundles its dependencies, so its package count is 1).',
 ].join(' ');
 
+/** The heading of the token benchmark's section of docs/benchmarks.md (written by `npm run bench:tokens -- --docs`). */
+export const TOKENS_HEADING = '## Characters an agent reads (`npm run bench:tokens`)';
+
+/** That section of docs/benchmarks.md, from its heading to the end, kept when this bench rewrites the file. */
+export function tokensSection(doc: string): string {
+  const at = doc.indexOf(`\n${TOKENS_HEADING}`);
+  return at < 0 ? '' : doc.slice(at);
+}
+
 /** docs/benchmarks.md */
 export function renderDocs(rep: Report, jsonPath: string): string {
   return [

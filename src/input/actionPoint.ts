@@ -118,17 +118,18 @@ export function notInteractive(uid: string, reason?: string): Error {
  * hit test at the point must find the element at every level before we
  * dispatch, or a part of the element's own control drawn over it (named in
  * `receivedBy`); else we scroll it to the centre once and then report the
- * element on top. Disabled and covered elements are refused quickly.
+ * element on top. Disabled and covered elements are refused quickly; the
+ * error says what the element on top would get instead (`gets`).
  */
 export async function actionPoint(
   page: Page,
   element: ResolvedElement,
   uid: string,
   checkEnabled: boolean,
-  {hitTest = true}: {hitTest?: boolean} = {},
+  {hitTest = true, gets = 'click'}: {hitTest?: boolean; gets?: string} = {},
 ): Promise<ActionPoint> {
   try {
-    return await waitForActionPoint(page, element, uid, checkEnabled, hitTest);
+    return await waitForActionPoint(page, element, uid, checkEnabled, hitTest, gets);
   } catch (error) {
     // The frame navigated or was removed while we waited: the element is gone, never act at its old place.
     throw isContextLoss(error) ? staleElementError(uid, error) : error;
@@ -140,6 +141,8 @@ type Attempt = {point: ActionPoint} | {blocker: Blocker; now?: boolean};
 
 /** What one action's looks at the element carry from one to the next. */
 interface WaitState {
+  /** What the element on top would get instead (the click, the pointer, the drop): for the error. */
+  readonly gets: string;
   readonly started: number;
   readonly deadline: number;
   /** The next check waits a frame for the box to settle (we just scrolled). */
@@ -159,9 +162,11 @@ async function waitForActionPoint(
   uid: string,
   checkEnabled: boolean,
   hitTest: boolean,
+  gets: string,
 ): Promise<ActionPoint> {
   const started = Date.now();
   const state: WaitState = {
+    gets,
     started,
     deadline: started + ACTION_TIMEOUT_MS * cpuMultiplier(page),
     settle: false,
@@ -315,7 +320,7 @@ function refuseIfHopeless(uid: string, blocker: Blocker, state: WaitState): void
   const coveredTooLong = blocker === 'covered' && now - (state.coveredSince ?? now) >= COVERED_GRACE_MS;
   if (coveredTooLong || (blocker === 'covered' && now + RETRY_MS > state.deadline)) {
     throw new Error(
-      `Element with uid ${uid} is covered by another element, ${state.coveredBy ?? 'another element'}, which would get the click instead. Close or dismiss what is on top (a dialog, menu, overlay or banner), or scroll, then take a new snapshot.`,
+      `Element with uid ${uid} is covered by another element, ${state.coveredBy ?? 'another element'}, which would get the ${state.gets} instead. Close or dismiss what is on top (a dialog, menu, overlay or banner), or scroll, then take a new snapshot.`,
     );
   }
   if (now + RETRY_MS > state.deadline) {

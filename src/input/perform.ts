@@ -83,7 +83,7 @@ export async function hoverElement(
   const settle = await settled(
     page,
     async () => {
-      const point = await actionPoint(page, element, uid, false);
+      const point = await actionPoint(page, element, uid, false, {gets: 'pointer'});
       receivedBy = point.receivedBy;
       await mouseMove(page, point);
     },

@@ -55,7 +55,9 @@ export async function dragAndDrop(
   toUid: string,
 ): Promise<void> {
   const s = page.session;
-  const start = await actionPoint(page, from, fromUid, false);
+  // The drop target must be where the drop lands (not under an overlay), checked before anything is pressed.
+  await actionPoint(page, to, toUid, false, {gets: 'drop'});
+  const start = await actionPoint(page, from, fromUid, false, {gets: 'drag'});
   await s.send('Input.setInterceptDrags', {enabled: true});
   const intercepted = deferred<DragData>();
   const off = s.on('Input.dragIntercepted', ({data}) => intercepted.resolve(data as DragData));

@@ -70,12 +70,34 @@ async function mainWorldElement(session: CdpSession, backendNodeId: number): Pro
   return parent.result.objectId;
 }
 
+/** A uid that is not in the latest snapshot (never given, or its element is gone). */
+export class UnknownUidError extends Error {
+  constructor(
+    readonly uid: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a node looked like: its role and accessible name. */
+export interface NodeLook {
+  role: string;
+  name: string;
+}
+
+/** How many uids of elements gone from the page we remember the look of. */
+const GONE_KEPT = 5_000;
+
 /** Per-page snapshot state: the latest tree, its uids, and uid → element resolution. */
 export class SnapshotState implements ElementResolver {
   readonly #uids = new UidRegistry();
   readonly #env = new SnapshotEnv();
   #latest: UidAssignment | undefined;
   #lines: PrintedLine[] = [];
+  #verbose = false;
+  /** The looks of nodes earlier snapshots showed and later ones did not, oldest first. */
+  readonly #gone = new Map<string, NodeLook>();
 
   constructor(readonly page: Page) {}
 
@@ -89,9 +111,37 @@ export class SnapshotState implements ElementResolver {
       insertExtraNodes(root, extras, root.ref.frame);
     }
     const assignment = this.#uids.assign(root);
+    this.#rememberGone(assignment);
     this.#latest = assignment;
+    this.#verbose = verbose;
     this.#lines = printedLines(root, node => assignment.uidOf.get(node) ?? '', verbose);
     return linesText(this.#lines);
+  }
+
+  #rememberGone(next: UidAssignment): void {
+    for (const [uid, node] of this.#latest?.byUid ?? []) {
+      if (!next.byUid.has(uid)) {
+        this.#gone.delete(uid);
+        this.#gone.set(uid, {role: node.role, name: node.name});
+      }
+    }
+    for (const uid of this.#gone.keys()) {
+      if (this.#gone.size <= GONE_KEPT) {
+        break;
+      }
+      this.#gone.delete(uid);
+    }
+  }
+
+  /** The role and name of the node a uid named, in the latest snapshot or an earlier one. */
+  lookOf(uid: string): NodeLook | undefined {
+    const node = this.#latest?.byUid.get(uid);
+    return node ? {role: node.role, name: node.name} : this.#gone.get(uid);
+  }
+
+  /** Whether the latest snapshot was a verbose one (its uids include nodes a plain one leaves out). */
+  get verbose(): boolean {
+    return this.#verbose;
   }
 
   /** The printed lines of the latest snapshot (what its text shows). */
@@ -108,7 +158,7 @@ export class SnapshotState implements ElementResolver {
         older && this.#latest && Number(older[1]) < this.#latest.snapshotId
           ? ' It is from an older snapshot and is not on the page anymore: take a new snapshot for current uids.'
           : '';
-      throw new Error(`Element uid "${uid}" not found on page ${this.page.id}.${hint}`);
+      throw new UnknownUidError(uid, `Element uid "${uid}" not found on page ${this.page.id}.${hint}`);
     }
     return node;
   }

@@ -17,15 +17,51 @@ export interface EffectInput {
   settle: SettleResult;
   /** Ids of the pages that opened during the action. */
   newPages: number[];
+  /** uids the action acted on: focus moving to one of them goes without saying. */
+  acted?: readonly string[];
 }
 
 const quote = (value: unknown) => (typeof value === 'string' ? `"${value}"` : 'nothing');
 
-function pageChanges(before: readonly PrintedLine[], after: readonly PrintedLine[]): string[] {
+/** A line's text without its uid: what a node re-keyed between two snapshots keeps. */
+const withoutUid = (line: PrintedLine) => line.body.replace(/^uid=\S+ ?/, '');
+
+/**
+ * Nodes added and removed, by uid; a node a verbose snapshot shows without a
+ * DOM node gets a new uid each time, so an added line that reads as a
+ * removed one did is the same node, not a change.
+ */
+function addedAndRemoved(
+  before: readonly PrintedLine[],
+  after: readonly PrintedLine[],
+  old: ReadonlyMap<string, PrintedLine>,
+): {added: number; removed: number} {
+  const now = new Set(after.map(l => l.uid));
+  const gone = new Map<string, number>();
+  for (const line of before.filter(l => !now.has(l.uid))) {
+    gone.set(withoutUid(line), (gone.get(withoutUid(line)) ?? 0) + 1);
+  }
+  let added = 0;
+  for (const line of after.filter(l => !old.has(l.uid))) {
+    const left = gone.get(withoutUid(line)) ?? 0;
+    if (left > 0) {
+      gone.set(withoutUid(line), left - 1);
+    } else {
+      added++;
+    }
+  }
+  return {added, removed: [...gone.values()].reduce((a, b) => a + b, 0)};
+}
+
+function pageChanges(
+  before: readonly PrintedLine[],
+  after: readonly PrintedLine[],
+  acted: readonly string[],
+): string[] {
   const parts: string[] = [];
   const focusedBefore = before.find(l => l.props['focused'] === true)?.uid;
   const focusedAfter = after.find(l => l.props['focused'] === true);
-  if (focusedAfter && focusedAfter.uid !== focusedBefore) {
+  if (focusedAfter && focusedAfter.uid !== focusedBefore && !acted.includes(focusedAfter.uid)) {
     parts.push(`focus moved to ${shortLine(focusedAfter)}`);
   }
   const old = new Map(before.map(l => [l.uid, l]));
@@ -40,9 +76,7 @@ function pageChanges(before: readonly PrintedLine[], after: readonly PrintedLine
       changed++;
     }
   }
-  const now = new Set(after.map(l => l.uid));
-  const added = after.filter(l => !old.has(l.uid)).length;
-  const removed = before.filter(l => !now.has(l.uid)).length;
+  const {added, removed} = addedAndRemoved(before, after, old);
   const counts = [
     added ? `${added} added` : '',
     removed ? `${removed} removed` : '',
@@ -55,7 +89,7 @@ function pageChanges(before: readonly PrintedLine[], after: readonly PrintedLine
 }
 
 /** `Effect: …` for what the action did. */
-export function describeEffect({before, after, settle, newPages}: EffectInput): string {
+export function describeEffect({before, after, settle, newPages, acted = []}: EffectInput): string {
   const parts: string[] = [];
   if (settle.navigatedToUrl) {
     parts.push(`navigated to ${settle.navigatedToUrl}`);
@@ -70,13 +104,17 @@ export function describeEffect({before, after, settle, newPages}: EffectInput): 
     parts.push(`a ${settle.dialog.type} dialog opened: ${quote(settle.dialog.message)}`);
   }
   if (after && !settle.navigatedToUrl) {
-    parts.push(...pageChanges(before, after));
+    parts.push(...pageChanges(before, after, acted));
   }
   return `Effect: ${parts.length ? parts.join('; ') : 'no observable change'}.`;
 }
 
-/** The page's snapshot lines now (a snapshot that becomes the page's current one; uids stay). */
+/**
+ * The page's snapshot lines now (a snapshot that becomes the page's current
+ * one; uids stay): verbose when the latest one was, so that a uid only a
+ * verbose snapshot shows still resolves.
+ */
 export async function currentLines(page: Page): Promise<PrintedLine[]> {
-  await capturePageSnapshot(page, false);
+  await capturePageSnapshot(page, snapshotState(page).verbose);
   return [...snapshotState(page).lines];
 }

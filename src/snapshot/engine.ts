@@ -216,18 +216,42 @@ async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Prom
 
 /** Takes the tree of a page's snapshot (main frame and every frame inside it). */
 export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv): Promise<SnapNode> {
-  const frames = new SnapshotFrames(page);
-  const visited = new Set<string>();
-  const full = (place: FramePlace, depth: number): Promise<SnapNode | undefined> =>
-    fullTreeSnapshot(place, frames, !verbose, depth, full).then(r => r.root);
-  const ctx: FastContext = {
-    frames,
-    worlds: env.worlds,
-    printed: env.printed,
-    frameSnapshot: (place, depth) => frameSnapshot(place, depth),
-  };
-  const frameSnapshot = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
-    visited.add(place.key);
+  const capture = new Capture(page, env);
+  const main = capture.frames.mainPlace();
+  const root = verbose ? await capture.verbose(main, 0) : await capture.frame(main, 0);
+  if (!verbose) {
+    capture.forgetUnvisited();
+  }
+  if (!root) {
+    throw new Error('Failed to create accessibility snapshot');
+  }
+  return root;
+}
+
+/**
+ * One snapshot of a page: each frame read by the path its history picks
+ * (walked, checked once against the full tree, or read whole), its cost
+ * recorded; what it did not visit is forgotten after.
+ */
+class Capture {
+  readonly frames: SnapshotFrames;
+  readonly #visited = new Set<string>();
+
+  constructor(
+    readonly page: Page,
+    readonly env: SnapshotEnv,
+  ) {
+    this.frames = new SnapshotFrames(page);
+  }
+
+  /** A verbose snapshot: every frame's full tree, every node in it. */
+  readonly verbose = (place: FramePlace, depth: number): Promise<SnapNode | undefined> =>
+    fullTreeSnapshot(place, this.frames, false, depth, this.verbose).then(r => r.root);
+
+  /** A frame's tree (its frames' inside), walked or read whole as its history says. */
+  readonly frame = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
+    const {page, env} = this;
+    this.#visited.add(place.key);
     const path = await choosePath(page, env, place);
     const history = env.frames.get(place.key);
     // The first walk of a document so far read whole is checked against the full tree once:
@@ -238,82 +262,126 @@ export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv
       history?.document === documentOf(page, place) &&
       history?.ms.full !== undefined &&
       history.ms.fast === undefined;
-    const started = performance.now();
-    // The frames inside are taken in parallel once the frame's own tree is read: the span
-    // from the first start to the last end is theirs, the rest is this frame's own cost.
-    let innerStart = Infinity;
-    let innerEnd = -Infinity;
-    /** The frames inside, as taken: the check's full tree reuses them instead of taking them again. */
-    const taken = new Map<string, Promise<SnapNode | undefined>>();
-    const inner = async (child: FramePlace, childDepth: number) => {
-      innerStart = Math.min(innerStart, performance.now());
-      const result = frameSnapshot(child, childDepth);
-      taken.set(child.key, result);
-      try {
-        return await result;
-      } finally {
-        innerEnd = Math.max(innerEnd, performance.now());
-      }
-    };
-    const done = (taken: Path, nodes: number, costlyWalk: boolean) => {
-      const own = performance.now() - started - Math.max(0, innerEnd - innerStart);
-      const snapshot = {document: documentOf(page, place), path: taken, ms: own, nodes, costlyWalk};
-      env.frames.set(place.key, recordPath(env.frames.get(place.key), snapshot));
-      return own.toFixed(1);
-    };
+    const timing = new FrameTiming(this.frame);
     if (path === 'fast') {
-      try {
-        const walked = await fastTreeSnapshot(place, {...ctx, frameSnapshot: inner}, depth);
-        if (walked !== 'full') {
-          const costly = walked.asked * ASKED_PER_NODE_LIMIT > walked.nodes;
-          const own = done('fast', walked.nodes, costly);
-          debug(
-            `snapshot of frame ${place.frameId}: walked ${walked.nodes} nodes, asked Chrome about ${walked.asked}, ${own} ms`,
-          );
-          if (!check) {
-            return walked.root;
-          }
-          const whole = await fullTreeSnapshot(
-            place,
-            frames,
-            true,
-            depth,
-            (child, childDepth) => taken.get(child.key) ?? frameSnapshot(child, childDepth),
-          );
-          if (signature(whole.root) !== signature(walked.root)) {
-            debug(
-              `snapshot of frame ${place.frameId}: the walk differs from the full tree; reading it whole from now on`,
-            );
-            const entry = env.frames.get(place.key);
-            if (entry) {
-              entry.walkInexact = true;
-            }
-          }
-          return whole.root;
-        }
-      } catch (error) {
-        if (!/context|Could not read the page content|gone/i.test(errorMessage(error))) {
-          throw error;
-        }
-        debug('walk failed, using the full AX tree for the frame', errorMessage(error));
+      const walked = await this.#walk(place, depth, timing, check);
+      if (walked) {
+        return walked.root;
       }
     }
-    const {root, nodes} = await fullTreeSnapshot(place, frames, true, depth, inner);
-    debug(`snapshot of frame ${place.frameId}: full tree of ${nodes} nodes, ${done('full', nodes, false)} ms`);
+    const {root, nodes} = await fullTreeSnapshot(place, this.frames, true, depth, timing.inner);
+    debug(
+      `snapshot of frame ${place.frameId}: full tree of ${nodes} nodes, ${this.#record(place, timing, 'full', nodes, false)} ms`,
+    );
     return root;
   };
-  const root = verbose ? await full(frames.mainPlace(), 0) : await frameSnapshot(frames.mainPlace(), 0);
-  if (!verbose) {
+
+  /** The walk of a frame (checked when asked); undefined when the frame is to be read whole after all. */
+  async #walk(
+    place: FramePlace,
+    depth: number,
+    timing: FrameTiming,
+    check: boolean,
+  ): Promise<{root: SnapNode | undefined} | undefined> {
+    const ctx: FastContext = {
+      frames: this.frames,
+      worlds: this.env.worlds,
+      printed: this.env.printed,
+      frameSnapshot: timing.inner,
+    };
+    try {
+      const walked = await fastTreeSnapshot(place, ctx, depth);
+      if (walked === 'full') {
+        return undefined;
+      }
+      const costly = walked.asked * ASKED_PER_NODE_LIMIT > walked.nodes;
+      const own = this.#record(place, timing, 'fast', walked.nodes, costly);
+      debug(
+        `snapshot of frame ${place.frameId}: walked ${walked.nodes} nodes, asked Chrome about ${walked.asked}, ${own} ms`,
+      );
+      return {root: check ? await this.#checked(place, depth, walked.root, timing) : walked.root};
+    } catch (error) {
+      if (!/context|Could not read the page content|gone/i.test(errorMessage(error))) {
+        throw error;
+      }
+      debug('walk failed, using the full AX tree for the frame', errorMessage(error));
+      return undefined;
+    }
+  }
+
+  /** The full tree of a frame just walked (its frames as taken): a walk that differs is never taken again. */
+  async #checked(
+    place: FramePlace,
+    depth: number,
+    walked: SnapNode | undefined,
+    timing: FrameTiming,
+  ): Promise<SnapNode | undefined> {
+    const whole = await fullTreeSnapshot(
+      place,
+      this.frames,
+      true,
+      depth,
+      (child, childDepth) => timing.taken.get(child.key) ?? this.frame(child, childDepth),
+    );
+    if (signature(whole.root) !== signature(walked)) {
+      debug(`snapshot of frame ${place.frameId}: the walk differs from the full tree; reading it whole from now on`);
+      const entry = this.env.frames.get(place.key);
+      if (entry) {
+        entry.walkInexact = true;
+      }
+    }
+    return whole.root;
+  }
+
+  /** Records the frame's own cost on `path` in its history; the milliseconds, for the log. */
+  #record(place: FramePlace, timing: FrameTiming, path: Path, nodes: number, costlyWalk: boolean): string {
+    const own = timing.own();
+    const snapshot = {document: documentOf(this.page, place), path, ms: own, nodes, costlyWalk};
+    this.env.frames.set(place.key, recordPath(this.env.frames.get(place.key), snapshot));
+    return own.toFixed(1);
+  }
+
+  /** Forgets the frames this snapshot did not visit (gone, or no longer inside the page). */
+  forgetUnvisited(): void {
+    const {env} = this;
     for (const key of env.frames.keys()) {
-      if (!visited.has(key)) {
+      if (!this.#visited.has(key)) {
         env.frames.delete(key);
       }
     }
-    env.worlds.retain(visited);
-    env.printed.retain(visited);
+    env.worlds.retain(this.#visited);
+    env.printed.retain(this.#visited);
   }
-  if (!root) {
-    throw new Error('Failed to create accessibility snapshot');
+}
+
+/**
+ * The cost of one frame's own tree. The frames inside are taken in parallel
+ * once the frame's own tree is read: the span from the first start to the
+ * last end is theirs, the rest is this frame's. Keeps the inner frames as
+ * taken: a check's full tree reuses them instead of taking them again.
+ */
+class FrameTiming {
+  readonly #started = performance.now();
+  #innerStart = Infinity;
+  #innerEnd = -Infinity;
+  readonly taken = new Map<string, Promise<SnapNode | undefined>>();
+
+  constructor(readonly take: (place: FramePlace, depth: number) => Promise<SnapNode | undefined>) {}
+
+  /** Takes a frame inside, timed. */
+  readonly inner = async (child: FramePlace, depth: number): Promise<SnapNode | undefined> => {
+    this.#innerStart = Math.min(this.#innerStart, performance.now());
+    const result = this.take(child, depth);
+    this.taken.set(child.key, result);
+    try {
+      return await result;
+    } finally {
+      this.#innerEnd = Math.max(this.#innerEnd, performance.now());
+    }
+  };
+
+  /** Milliseconds since the frame began, less its inner frames' span. */
+  own(): number {
+    return performance.now() - this.#started - Math.max(0, this.#innerEnd - this.#innerStart);
   }
-  return root;
 }

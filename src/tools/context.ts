@@ -195,9 +195,10 @@ export interface ToolPage {
   emulate(state: EmulationState): Promise<void>;
   /**
    * Takes a snapshot before an action; the function it returns, given how
-   * the action settled, says what the action did (`Effect: …`).
+   * the action settled, says what the action did (`Effect: …`). Focus
+   * moving to an element it acted on (`acted`, uids) goes without saying.
    */
-  observeEffect(): Promise<(settle: SettleResult) => Promise<string>>;
+  observeEffect(acted?: readonly string[]): Promise<(settle: SettleResult) => Promise<string>>;
   /** Takes a snapshot and returns its lines matching the query, under their ancestors (find_elements). */
   findElements(query: ElementQuery): Promise<string[]>;
   /** The page's readable content (or one element's, by uid) as markdown or text, frames included. */

@@ -207,7 +207,7 @@ export class PageHandle implements ToolPage {
     return sendRawCommand({scope, page: this.page, method, params, target, switches});
   }
 
-  async observeEffect(): Promise<(settle: SettleResult) => Promise<string>> {
+  async observeEffect(acted: readonly string[] = []): Promise<(settle: SettleResult) => Promise<string>> {
     const {page, owner} = this;
     const pagesBefore = new Set(owner.scope.pages().map(p => p.id));
     const before = await currentLines(page);
@@ -217,7 +217,7 @@ export class PageHandle implements ToolPage {
         .pages()
         .filter(p => !pagesBefore.has(p.id))
         .map(p => p.id);
-      return describeEffect({before, after, settle, newPages});
+      return describeEffect({before, after, settle, newPages, acted});
     };
   }
 

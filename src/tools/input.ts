@@ -5,6 +5,7 @@ import type {Config} from '../config/options.js';
 import type {ActionResult} from '../input/perform.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, includeSnapshotEntry} from './defineTool.js';
+import {effectEntry, mergeSettled, type Settled, withEffect} from './effect.js';
 import {checkedReadPath} from './readPath.js';
 
 /** What to type for `value`: a secret's value when it is the secret's name (--secrets), else `value` itself. */
@@ -54,27 +55,22 @@ export const click = definePageTool({
       v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
     ),
     ...includeSnapshotEntry,
-    effect: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description(
-          'Add a line saying what the click did: navigation, a page opened (its id), a dialog, focus moved, a value changed, nodes added/removed/changed, or no observable change. Takes a snapshot before and after. Default is false.',
-        ),
-      ),
-    ),
+    ...effectEntry('click'),
   },
   async handler({params, page}, response) {
-    const effect = params.effect ? await page.observeEffect() : undefined;
-    const settle = await page.input.click(params.uid, {dblClick: params.dblClick ?? false});
-    report(
+    await withEffect(
+      page,
+      {effect: params.effect, acted: [params.uid]},
       response,
-      params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element',
-      settle,
-      params.includeSnapshot,
+      () => page.input.click(params.uid, {dblClick: params.dblClick ?? false}),
+      settle =>
+        report(
+          response,
+          params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element',
+          settle,
+          params.includeSnapshot,
+        ),
     );
-    if (effect) {
-      response.line(await effect(settle));
-    }
   },
 });
 
@@ -98,14 +94,23 @@ export const clickAt = definePageTool({
       v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
     ),
     ...includeSnapshotEntry,
+    ...effectEntry('click'),
   },
   async handler({params, page}, response) {
-    const settle = await page.input.clickAt(params.x, params.y, {dblClick: params.dblClick ?? false});
-    report(
+    await withEffect(
+      page,
+      {effect: params.effect},
       response,
-      params.dblClick ? 'Successfully double clicked at the coordinates' : 'Successfully clicked at the coordinates',
-      settle,
-      params.includeSnapshot,
+      () => page.input.clickAt(params.x, params.y, {dblClick: params.dblClick ?? false}),
+      settle =>
+        report(
+          response,
+          params.dblClick
+            ? 'Successfully double clicked at the coordinates'
+            : 'Successfully clicked at the coordinates',
+          settle,
+          params.includeSnapshot,
+        ),
     );
   },
 });
@@ -122,10 +127,15 @@ export const hover = definePageTool({
     openWorldHint: true,
   },
   blockedByDialog: true,
-  schema: {...uidEntry, ...includeSnapshotEntry},
+  schema: {...uidEntry, ...includeSnapshotEntry, ...effectEntry('hover')},
   async handler({params, page}, response) {
-    const settle = await page.input.hover(params.uid);
-    report(response, 'Successfully hovered over the element', settle, params.includeSnapshot);
+    await withEffect(
+      page,
+      {effect: params.effect, acted: [params.uid]},
+      response,
+      () => page.input.hover(params.uid),
+      settle => report(response, 'Successfully hovered over the element', settle, params.includeSnapshot),
+    );
   },
 });
 
@@ -151,10 +161,15 @@ export const fill = definePageTool({
     openWorldHint: true,
   },
   blockedByDialog: true,
-  schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry},
+  schema: {...uidEntry, ...valueEntry, ...includeSnapshotEntry, ...effectEntry('fill')},
   async handler({params, page}, response, {config}) {
-    const settle = await page.input.fill(params.uid, typed(config, params.value));
-    report(response, 'Successfully filled out the element', settle, params.includeSnapshot);
+    await withEffect(
+      page,
+      {effect: params.effect, acted: [params.uid]},
+      response,
+      () => page.input.fill(params.uid, typed(config, params.value)),
+      settle => report(response, 'Successfully filled out the element', settle, params.includeSnapshot),
+    );
   },
 });
 
@@ -177,15 +192,24 @@ export const fillForm = definePageTool({
       v.description('Elements to fill: each a uid from take_snapshot and the value for it.'),
     ),
     ...includeSnapshotEntry,
+    ...effectEntry('form fill'),
   },
   async handler({params, page}, response, {config}) {
-    for (const {uid, value} of params.elements) {
-      response.attachSettle(await page.input.fill(uid, typed(config, value)));
-    }
-    response.line('Successfully filled out the form');
-    if (params.includeSnapshot) {
-      response.includeSnapshot({verbose: false});
-    }
+    const fillAll = async () => {
+      const all: Settled[] = [];
+      for (const {uid, value} of params.elements) {
+        const settle = await page.input.fill(uid, typed(config, value));
+        response.attachSettle(settle);
+        all.push(settle);
+      }
+      return mergeSettled(all);
+    };
+    await withEffect(page, {effect: params.effect, acted: params.elements.map(e => e.uid)}, response, fillAll, () => {
+      response.line('Successfully filled out the form');
+      if (params.includeSnapshot) {
+        response.includeSnapshot({verbose: false});
+      }
+    });
   },
 });
 
@@ -206,10 +230,16 @@ export const drag = definePageTool({
     from_uid: v.pipe(v.string(), v.description('uid of the element to drag.')),
     to_uid: v.pipe(v.string(), v.description('uid of the element to drop it on.')),
     ...includeSnapshotEntry,
+    ...effectEntry('drag'),
   },
   async handler({params, page}, response) {
-    const settle = await page.input.drag(params.from_uid, params.to_uid);
-    report(response, 'Successfully dragged an element', settle, params.includeSnapshot);
+    await withEffect(
+      page,
+      {effect: params.effect, acted: [params.from_uid, params.to_uid]},
+      response,
+      () => page.input.drag(params.from_uid, params.to_uid),
+      settle => report(response, 'Successfully dragged an element', settle, params.includeSnapshot),
+    );
   },
 });
 
@@ -232,10 +262,16 @@ export const pressKey = definePageTool({
       v.description('Key or combination joined with "+", e.g. "Enter", "Control+A", "Shift+Tab".'),
     ),
     ...includeSnapshotEntry,
+    ...effectEntry('key press'),
   },
   async handler({params, page}, response, {config}) {
-    const settle = await page.input.pressKey(typed(config, params.key));
-    report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot);
+    await withEffect(
+      page,
+      {effect: params.effect},
+      response,
+      () => page.input.pressKey(typed(config, params.key)),
+      settle => report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot),
+    );
   },
 });
 
@@ -257,13 +293,20 @@ export const typeTextTool = definePageTool({
     submitKey: v.optional(
       v.pipe(v.string(), v.description('Key to press after typing, e.g. "Enter", "Tab" or "Escape".')),
     ),
+    ...effectEntry('typing'),
   },
   async handler({params, page}, response, {config}) {
-    const settle = await page.input.typeText(typed(config, params.text), params.submitKey);
-    report(
+    await withEffect(
+      page,
+      {effect: params.effect},
       response,
-      params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`,
-      settle,
+      () => page.input.typeText(typed(config, params.text), params.submitKey),
+      settle =>
+        report(
+          response,
+          params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`,
+          settle,
+        ),
     );
   },
 });
@@ -289,6 +332,7 @@ export const uploadFile = definePageTool({
       v.description('Local paths of the files to upload.'),
     ),
     ...includeSnapshotEntry,
+    ...effectEntry('upload'),
   },
   async handler({params, page}, response, {config, files}) {
     // A remote browser reads its own file system: its paths are not ours to check.
@@ -299,7 +343,12 @@ export const uploadFile = definePageTool({
     }
     // Chrome reads the files later, by path: it gets private copies, made from what was checked.
     const given = remote ? paths : await Promise.all(paths.map(path => files.privateCopy(path)));
-    const settle = await page.input.uploadFiles(params.uid, given);
-    report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot);
+    await withEffect(
+      page,
+      {effect: params.effect, acted: [params.uid]},
+      response,
+      () => page.input.uploadFiles(params.uid, given),
+      settle => report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot),
+    );
   },
 });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 import type {Config} from '../config/options.js';
 import {formatHandledDialog} from '../response/format.js';
-import {definePageTool, type ToolAnnotations} from './defineTool.js';
+import {definePageTool, type ToolAnnotations, type ToolContext} from './defineTool.js';
 
 /** Largest `sourcePath` file read (code sent to the page in one message). */
 const MAX_SOURCE_FILE_BYTES = 10 * 1024 * 1024;
@@ -52,6 +52,50 @@ const EVALUATE_HINTS: ToolAnnotations = {
   conditions: ['javascriptEvaluation'],
 };
 
+/** What evaluate_script takes besides a service worker (--categoryExtensions). */
+const EVALUATE_ENTRIES = {
+  function: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.',
+      ),
+    ),
+  ),
+  sourcePath: v.optional(
+    v.pipe(v.string(), v.description('Path of a file whose contents are used instead of `function`.')),
+  ),
+  format: v.optional(
+    v.pipe(
+      v.picklist(['function', 'script']),
+      v.description(
+        'function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.',
+      ),
+    ),
+  ),
+  args: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description('uids of elements from the latest take_snapshot, passed to the function as arguments.'),
+    ),
+  ),
+  filePath: v.optional(v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.'))),
+  dialogAction: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.',
+      ),
+    ),
+  ),
+  waitForStableDom: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description('Wait for DOM changes the script causes to settle before returning. Default is true.'),
+    ),
+  ),
+};
+
 export const evaluateScript = (config: Config) =>
   definePageTool({
     name: 'evaluate_script',
@@ -64,62 +108,9 @@ export const evaluateScript = (config: Config) =>
     blockedByDialog: true,
     filePaths: ['filePath', 'sourcePath'],
     outputHint: 'Return less from the function, or save the result with filePath.',
-    schema: {
-      function: v.optional(
-        v.pipe(
-          v.string(),
-          v.description(
-            'A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.',
-          ),
-        ),
-      ),
-      sourcePath: v.optional(
-        v.pipe(v.string(), v.description('Path of a file whose contents are used instead of `function`.')),
-      ),
-      format: v.optional(
-        v.pipe(
-          v.picklist(['function', 'script']),
-          v.description(
-            'function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.',
-          ),
-        ),
-      ),
-      args: v.optional(
-        v.pipe(
-          v.array(v.string()),
-          v.description('uids of elements from the latest take_snapshot, passed to the function as arguments.'),
-        ),
-      ),
-      filePath: v.optional(
-        v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.')),
-      ),
-      dialogAction: v.optional(
-        v.pipe(
-          v.string(),
-          v.description(
-            'How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.',
-          ),
-        ),
-      ),
-      waitForStableDom: v.optional(
-        v.pipe(
-          v.boolean(),
-          v.description('Wait for DOM changes the script causes to settle before returning. Default is true.'),
-        ),
-      ),
-      ...serviceWorkerEntries(config),
-    },
+    schema: {...EVALUATE_ENTRIES, ...serviceWorkerEntries(config)},
     async handler({params, page}, response, {files}) {
-      if (params.function !== undefined && params.sourcePath !== undefined) {
-        throw new Error('Give either function or sourcePath, not both.');
-      }
-      let code = params.function;
-      if (params.sourcePath !== undefined) {
-        code = (await files.read(params.sourcePath, MAX_SOURCE_FILE_BYTES)).toString('utf8');
-      }
-      if (code === undefined || code.trim() === '') {
-        throw new Error('Give the code to run in `function` (or a file in `sourcePath`).');
-      }
+      const code = await codeToRun(params, files);
       const format = params.format ?? 'function';
       const dialogAction = params.dialogAction ?? 'accept';
       const inWorker = workerTarget(params, config);
@@ -146,6 +137,24 @@ export const evaluateScript = (config: Config) =>
       }
     },
   });
+
+/** The code to run: `function`, or the contents of the file at `sourcePath` (one of the two). */
+async function codeToRun(
+  params: {function?: string; sourcePath?: string},
+  files: ToolContext['files'],
+): Promise<string> {
+  if (params.function !== undefined && params.sourcePath !== undefined) {
+    throw new Error('Give either function or sourcePath, not both.');
+  }
+  let code = params.function;
+  if (params.sourcePath !== undefined) {
+    code = (await files.read(params.sourcePath, MAX_SOURCE_FILE_BYTES)).toString('utf8');
+  }
+  if (code === undefined || code.trim() === '') {
+    throw new Error('Give the code to run in `function` (or a file in `sourcePath`).');
+  }
+  return code;
+}
 
 /**
  * The worker to run in, when serviceWorkerId is given; checks the

@@ -45,11 +45,9 @@ describe('click effect', () => {
     await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/effects')});
     assert.equal(await click('Noop', false), 'Successfully clicked on the element');
     assert.match(await click('Noop'), /^Effect: no observable change\.$/m);
-    assert.match(await click('Add'), /^Effect: focus moved to uid=\S+ button "Add"; nodes: 2 added\.$/m);
-    assert.match(
-      await click('Set'),
-      /^Effect: focus moved to uid=\S+ button "Set"; value of uid=\S+ textbox "Field" changed from "old" to "new"\.$/m,
-    );
+    // Focus moving to the clicked element goes without saying.
+    assert.match(await click('Add'), /^Effect: nodes: 2 added\.$/m);
+    assert.match(await click('Set'), /^Effect: value of uid=\S+ textbox "Field" changed from "old" to "new"\.$/m);
     assert.match(await click('Focus'), /^Effect: focus moved to uid=\S+ textbox "Field"\.$/m);
     assert.match(await click('Go'), new RegExp(`^Effect: navigated to ${fixtures.url('/next')}\\.$`, 'm'));
   });

@@ -6,8 +6,9 @@
 import {CdpTimeoutError} from '../../cdp/errors.js';
 import {abortable, CancelledError, errorMessage, TimeoutError, withTimeout} from '../../util/async.js';
 import {type CallControl, NO_CALL_CONTROL} from '../../util/progress.js';
+import type {DialogPolicy} from './navigationWatcher.js';
 import type {OpenDialog, Page} from './Page.js';
-import {defaultNavigationTimeout, type DialogPolicy, runAndSettle, runNavigation, type SettleResult} from './settle.js';
+import {defaultNavigationTimeout, runAndSettle, runNavigation, type SettleResult} from './settle.js';
 
 /** How long a failed navigation may take to show Chrome's error page. */
 const ERROR_PAGE_WAIT_MS = 1_000;

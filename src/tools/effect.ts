@@ -1,0 +1,57 @@
+/** The input tools' opt-in effect line (issue 22): its parameter, and running an action between two snapshots. */
+import * as v from 'valibot';
+
+import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {ToolPage} from './context.js';
+
+/**
+ * The opt-in `effect` parameter (issue 22): one line saying what the action
+ * did, the same for every input tool but for the action's name.
+ */
+export function effectEntry(action: string) {
+  return {
+    effect: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          `Add a line saying what the ${action} did: navigation, a page opened (its id), a dialog, focus moved, a value changed, nodes added/removed/changed, or no observable change. Takes a snapshot before and after. Default is false.`,
+        ),
+      ),
+    ),
+  };
+}
+
+/** What an action settled into, as the effect line reads it. */
+export type Settled = Parameters<Awaited<ReturnType<ToolPage['observeEffect']>>>[0];
+
+/**
+ * Runs `action`; with `effect`, between a snapshot before it and one after
+ * it settled, and adds the `Effect: …` line after what `reply` writes.
+ */
+export async function withEffect<T extends Settled>(
+  page: ToolPage,
+  {effect, acted = []}: {effect: boolean | undefined; acted?: readonly string[]},
+  response: ResponseBuilder,
+  action: () => Promise<T>,
+  reply: (settle: T) => void,
+): Promise<void> {
+  const observe = effect ? await page.observeEffect(acted) : undefined;
+  const settle = await action();
+  reply(settle);
+  if (observe) {
+    response.line(await observe(settle));
+  }
+}
+
+/** Several actions' settling as one: the last navigation and open dialog, every answered dialog. */
+export function mergeSettled(all: readonly Settled[]): Settled {
+  const merged: Settled = {};
+  for (const settle of all) {
+    merged.navigatedToUrl = settle.navigatedToUrl ?? merged.navigatedToUrl;
+    merged.dialog = settle.dialog ?? merged.dialog;
+    if (settle.handledDialogs?.length) {
+      merged.handledDialogs = [...(merged.handledDialogs ?? []), ...settle.handledDialogs];
+    }
+  }
+  return merged;
+}
