@@ -18,13 +18,8 @@ const MAX_FUNCTION_LINES = 60;
  * Keys: `file` for a file's lines, `file#function` for a function's.
  */
 const KNOWN = {
-  'src/browser/core/Browser.ts': 496,
-  'src/browser/network/NetworkCollector.ts': 432,
+  'src/browser/core/Browser.ts': 436,
   'src/snapshot/walker.ts': 486,
-  'src/browser/core/Browser.ts##onAttached': 72,
-  'src/browser/core/BrowserManager.ts##startOnce': 72,
-  'src/browser/network/NetworkCollector.ts##onRequest': 61,
-  'src/snapshot/fastTree.ts#stitch': 76,
 };
 /** The comment that marks a page-side script. */
 const PAGE_SIDE = /runs in the page/i;

@@ -12,7 +12,8 @@ import type {Tool} from '../tools/defineTool.js';
 /** What the passes read of a result. */
 interface Output {
   text: string;
-  structured: Record<string, unknown>;
+  /** Made only with --experimentalStructuredContent. */
+  structured?: Record<string, unknown>;
 }
 
 /** The result with the --secrets values replaced by their names, in its text and its structured content. */
@@ -21,7 +22,11 @@ export function redacted<R extends Output>(result: R, config: Config): R {
   if (!secrets) {
     return result;
   }
-  return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
+  return {
+    ...result,
+    text: secrets.redact(result.text),
+    structured: result.structured && secrets.redactDeep(result.structured),
+  };
 }
 
 /**
@@ -55,6 +60,6 @@ export function closeCut<R extends Output>(result: R, id: string): R {
   const text = closeCutBlock(result.text, id);
   const {structured} = result;
   // The cap replaced the structured content by the cut text (under `text`, `message` or `errorMessage`).
-  const key = ['text', 'message', 'errorMessage'].find(k => structured[k] === result.text);
+  const key = ['text', 'message', 'errorMessage'].find(k => structured?.[k] === result.text);
   return {...result, text, structured: key ? {...structured, [key]: text} : structured};
 }

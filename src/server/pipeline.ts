@@ -31,8 +31,11 @@ export interface ToolResult {
   text: string;
   images: ImageContent[];
   isError: boolean;
-  /** The same facts as JSON (clients get it with --experimentalStructuredContent). */
-  structured: Record<string, unknown>;
+  /**
+   * The same facts as JSON: made only with --experimentalStructuredContent (the only
+   * time clients get it), as a snapshot's tree made again as JSON costs its size.
+   */
+  structured?: Record<string, unknown>;
 }
 
 /** A result, how to ask its tool for less should the output cap cut it, and the id of its page-content blocks. */
@@ -325,7 +328,7 @@ export class Pipeline {
       text,
       images: isError ? [] : [...response.images],
       isError,
-      structured: response.structured(state, pageContent),
+      structured: config.experimentalStructuredContent ? response.structured(state, pageContent) : undefined,
       hint: outputHint(tool, response),
       markerId: id,
     };

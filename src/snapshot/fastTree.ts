@@ -89,73 +89,102 @@ function stitch(
   answers: Answer[],
   backendIds: Map<number, number>,
 ): SnapNode | undefined {
-  /** For each DOM node in Chrome's subtrees: the placeholders whose subtree holds it. */
-  const inSubtrees = new Map<number, number[]>();
+  const top: SnapNode[] = [];
+  new Stitch(frame, answers, backendIds).convert(result.root, top);
+  return top[0];
+}
+
+/** For each DOM node in Chrome's subtrees: the placeholders whose subtree holds it. */
+function subtreeHolders(answers: Answer[]): Map<number, number[]> {
+  const holders = new Map<number, number[]>();
   for (const [index, a] of answers.entries()) {
     for (const item of a?.subtree && a.item ? allItems(a.item) : []) {
       if (item.backendNodeId !== undefined) {
-        inSubtrees.set(item.backendNodeId, [...(inSubtrees.get(item.backendNodeId) ?? []), index]);
+        holders.set(item.backendNodeId, [...(holders.get(item.backendNodeId) ?? []), index]);
       }
     }
   }
-  const shell = backendShell(frame);
+  return holders;
+}
+
+/** The walk's nodes turned into snapshot nodes, Chrome's answer put in for each placeholder. */
+class Stitch {
+  readonly #inSubtrees: Map<number, number[]>;
+  readonly #shell: ReturnType<typeof backendShell>;
+
+  constructor(
+    readonly frame: FrameTarget,
+    readonly answers: Answer[],
+    readonly backendIds: Map<number, number>,
+  ) {
+    this.#inSubtrees = subtreeHolders(answers);
+    this.#shell = backendShell(frame);
+  }
+
+  /** Appends what `node` becomes to `out` (nothing, one node, or its children). */
+  convert(node: WalkNode, out: SnapNode[]): void {
+    switch (node.k) {
+      case 'x':
+        out.push(...this.#kids(node));
+        return;
+      case 'e':
+        out.push({
+          role: node.r ?? '',
+          name: node.n ?? '',
+          props: node.p ?? {},
+          children: this.#kids(node),
+          ...this.#walked(node.i),
+        });
+        return;
+      case 't':
+        out.push({role: 'StaticText', name: node.n ?? '', props: {}, children: [], ...this.#walked(node.i)});
+        return;
+      default:
+        this.#answered(node, out);
+    }
+  }
+
+  /** A placeholder: Chrome's answer for it (a node over the walk's children, or its whole subtree). */
+  #answered(node: WalkNode, out: SnapNode[]): void {
+    const a = node.x === undefined ? undefined : this.answers[node.x];
+    const item = a?.item;
+    if (!item) {
+      return;
+    }
+    if (node.k === 'd' || !a.subtree) {
+      this.#own(item, this.#kids(node), out);
+      return;
+    }
+    const holders = item.backendNodeId === undefined ? [] : (this.#inSubtrees.get(item.backendNodeId) ?? []);
+    if (node.k === 'o' && holders.some(h => h !== node.x)) {
+      return; // Chrome shows it under its aria-owns owner, which is in another subtree.
+    }
+    out.push(...serializeAx(item, true, this.#shell));
+  }
+
+  #kids(node: WalkNode): SnapNode[] {
+    const children: SnapNode[] = [];
+    for (const child of node.c ?? []) {
+      this.convert(child, children);
+    }
+    return children;
+  }
+
   /** A node the walk printed: keyed by its DOM node like Chrome's (a node Chrome could not name is gone). */
-  const walked = (id: number): Pick<SnapNode, 'key' | 'ref' | 'backendNodeId'> => {
-    const backendNodeId = backendIds.get(id);
+  #walked(id: number): Pick<SnapNode, 'key' | 'ref' | 'backendNodeId'> {
+    const backendNodeId = this.backendIds.get(id);
+    const {frame} = this;
     return backendNodeId === undefined
       ? {key: undefined, ref: undefined}
       : {key: backendKey(frame, backendNodeId), ref: {kind: 'backend', frame, backendNodeId}, backendNodeId};
-  };
+  }
+
   /** Chrome's node over the walk's children; a leaf only when Chrome gives it no children. */
-  const own = (item: AxItem, children: SnapNode[], out: SnapNode[]) => {
+  #own(item: AxItem, children: SnapNode[], out: SnapNode[]): void {
     if (item.isInteresting(false, () => item.isLeafAlone)) {
-      out.push(snapNode(item, children, shell));
+      out.push(snapNode(item, children, this.#shell));
     } else {
       out.push(...children);
     }
-  };
-  const convert = (node: WalkNode, out: SnapNode[]) => {
-    const kids = () => {
-      const children: SnapNode[] = [];
-      for (const child of node.c ?? []) {
-        convert(child, children);
-      }
-      return children;
-    };
-    const a = node.x === undefined ? undefined : answers[node.x];
-    switch (node.k) {
-      case 'x':
-        out.push(...kids());
-        return;
-      case 'e':
-        out.push({role: node.r ?? '', name: node.n ?? '', props: node.p ?? {}, children: kids(), ...walked(node.i)});
-        return;
-      case 't':
-        out.push({role: 'StaticText', name: node.n ?? '', props: {}, children: [], ...walked(node.i)});
-        return;
-      case 'd':
-        if (a?.item) {
-          own(a.item, kids(), out);
-        }
-        return;
-      default: {
-        const item = a?.item;
-        if (!item) {
-          return;
-        }
-        if (!a.subtree) {
-          own(item, kids(), out);
-          return;
-        }
-        const holders = item.backendNodeId === undefined ? [] : (inSubtrees.get(item.backendNodeId) ?? []);
-        if (node.k === 'o' && holders.some(h => h !== node.x)) {
-          return; // Chrome shows it under its aria-owns owner, which is in another subtree.
-        }
-        out.push(...serializeAx(item, true, shell));
-      }
-    }
-  };
-  const top: SnapNode[] = [];
-  convert(result.root, top);
-  return top[0];
+  }
 }

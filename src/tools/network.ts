@@ -2,7 +2,7 @@ import {isUtf8} from 'node:buffer';
 
 import * as v from 'valibot';
 
-import type {NetworkRecord} from '../browser/network/NetworkCollector.js';
+import type {NetworkRecord} from '../browser/network/networkRecord.js';
 import {
   BODY_INLINE_LIMIT,
   type BodyText,

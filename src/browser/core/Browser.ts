@@ -4,26 +4,16 @@ import {CdpConnection, type CdpSession} from '../../cdp/CdpConnection.js';
 import {DEFAULT_DOWNLOADS_DIR} from '../../config/flagTable.js';
 import {type Deferred, deferred, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
-import {ExtensionWorkers, isExtensionWorker} from '../apps/extensionWorkers.js';
+import {ExtensionWorkers} from '../apps/extensionWorkers.js';
 import {canonicalFolder, type DownloadOptions, DownloadTracker} from '../downloads/downloads.js';
 import {BrowserMocks} from '../network/networkMocks.js';
-import {applyUrlPolicy, UrlPolicy} from '../network/urlPolicy.js';
+import {UrlPolicy} from '../network/urlPolicy.js';
+import {adoptNonPage, InternalPages, letGo} from './attachedTargets.js';
 import {Page} from './Page.js';
 import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
 let nextPageId = 1;
-
-/**
- * The URL our own helper tabs open with (writing localStorage of origins no
- * page has open): they are never tracked as pages nor shown to tools.
- */
-const INTERNAL_PAGE_URL = 'about:blank?cdp-mcp-internal';
-/** Bound of a helper tab's attach. */
-const INTERNAL_ATTACH_TIMEOUT_MS = 10_000;
-
-/** Browser-level worker targets; they load URLs on their own. */
-const WORKER_TYPES = new Set(['service_worker', 'shared_worker', 'worker']);
 
 /** Bound of a new page attaching (and setting up) after Target.createTarget. */
 const NEW_PAGE_ATTACH_MS = 10_000;
@@ -81,7 +71,7 @@ export class Browser {
   readonly #owners = new Map<number, PageOwner>();
   #defaultOwner: number | undefined;
   /** Helper tabs by target id: their session once attached. */
-  readonly #internal = new Map<string, Deferred<CdpSession>>();
+  readonly #internal = new InternalPages();
   #disconnected = false;
   #autoContextCounter = 1;
   #defaultContextId: string | undefined;
@@ -185,38 +175,13 @@ export class Browser {
     await Promise.all(pages.map(t => this.#waitForPage(t.targetId, NEW_PAGE_ATTACH_MS).catch(() => undefined)));
   }
 
-  #onAttached({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
-    const c = this.connection;
-    if (isExtensionWorker(targetInfo.type, targetInfo.url)) {
-      const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
-      if (this.urlPolicy.active) {
-        void applyUrlPolicy(session, this.urlPolicy, targetInfo);
-      }
-      // Sent after the policy's commands, so the worker starts with them applied.
-      this.extensionWorkers.adopt(session, targetInfo, waitingForDebugger);
+  /** A target attached: a page of ours, or a worker, helper tab, second session or other target to route. */
+  #onAttached(event: Protocol.Target.AttachedToTargetEvent): void {
+    const {sessionId, targetInfo, waitingForDebugger} = event;
+    if (adoptNonPage(this.connection, this.urlPolicy, this.extensionWorkers, event)) {
       return;
     }
-    if (this.urlPolicy.active && WORKER_TYPES.has(targetInfo.type)) {
-      // Workers fetch on their own: they stay attached so the URL policy applies to them.
-      const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
-      void Promise.all([
-        applyUrlPolicy(session, this.urlPolicy, targetInfo),
-        waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
-      ]);
-      return;
-    }
-    if (targetInfo.type === 'tab') {
-      // Auto-attach never yields tabs (its default filter leaves them out): this is a
-      // session someone on our side asked for (browser/tabs.ts), theirs to close.
-      return;
-    }
-    if (targetInfo.type === 'page' && targetInfo.url === INTERNAL_PAGE_URL) {
-      let waiter = this.#internal.get(targetInfo.targetId);
-      if (!waiter) {
-        waiter = deferred<CdpSession>();
-        this.#internal.set(targetInfo.targetId, waiter);
-      }
-      waiter.resolve(c.session(sessionId, targetInfo.targetId, targetInfo.type));
+    if (this.#internal.adopt(this.connection, event)) {
       return;
     }
     const tracked = this.#pages.get(targetInfo.targetId);
@@ -227,14 +192,15 @@ export class Browser {
     }
     if (!isPageTarget(targetInfo, this.pageTargets)) {
       // Not ours to drive: let it run and let go of it.
-      void (async () => {
-        if (waitingForDebugger) {
-          await c.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
-        }
-        await c.send('Target.detachFromTarget', {sessionId}).catch(() => undefined);
-      })();
+      void letGo(this.connection, sessionId, waitingForDebugger);
       return;
     }
+    this.#adoptPage(event);
+  }
+
+  /** A page target of ours: tracked, set up, handed to whoever waits for it. */
+  #adoptPage({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
+    const c = this.connection;
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
     const contextName = this.#contextNameFor(targetInfo.browserContextId);
     if (contextName) {
@@ -458,31 +424,8 @@ export class Browser {
    * Runs `work` in a hidden helper tab of a browser context (paused until
    * `work` resumes it), and closes the tab afterwards whatever happens.
    */
-  async withInternalPage<T>(
-    browserContextId: string | undefined,
-    work: (session: CdpSession) => Promise<T>,
-  ): Promise<T> {
-    const {targetId} = await this.connection.send('Target.createTarget', {
-      url: INTERNAL_PAGE_URL,
-      background: true,
-      ...(browserContextId ? {browserContextId} : {}),
-    });
-    let waiter = this.#internal.get(targetId);
-    if (!waiter) {
-      waiter = deferred<CdpSession>();
-      this.#internal.set(targetId, waiter);
-    }
-    try {
-      const session = await withTimeout(
-        waiter.promise,
-        INTERNAL_ATTACH_TIMEOUT_MS,
-        `A helper tab did not attach within ${INTERNAL_ATTACH_TIMEOUT_MS} ms.`,
-      );
-      return await work(session);
-    } finally {
-      this.#internal.delete(targetId);
-      await this.connection.send('Target.closeTarget', {targetId}).catch(() => undefined);
-    }
+  withInternalPage<T>(browserContextId: string | undefined, work: (session: CdpSession) => Promise<T>): Promise<T> {
+    return this.#internal.run(this.connection, browserContextId, work);
   }
 
   /** Closes the connection; the browser itself is killed only when we launched it. */

@@ -1,4 +1,7 @@
+import type {resolveAttachEndpoint as resolveAttach} from '../../cdp/attach.js';
 import {autoConnectDir} from '../../cdp/autoConnect.js';
+import type {BrowserEndpoint} from '../../cdp/browserEndpoint.js';
+import type {launchChrome as launch} from '../../cdp/launch.js';
 import type {Config} from '../../config/options.js';
 import {errorMessage, sleep, TimeoutError} from '../../util/async.js';
 import {debug, warn} from '../../util/logger.js';
@@ -116,7 +119,6 @@ export class BrowserManager {
   }
 
   async #startOnce(): Promise<Browser> {
-    const c = this.config;
     await this.urlPolicy.validate();
     // Loaded on the first call: starting the server and tools/list never pay for chrome-launcher and CDP.
     const [{launchChrome}, {resolveAttachEndpoint}, {Browser}] = await Promise.all([
@@ -124,13 +126,33 @@ export class BrowserManager {
       import('../../cdp/attach.js'),
       import('./Browser.js'),
     ]);
-    const endpoint = this.attached
-      ? await resolveAttachEndpoint({
+    const endpoint = await this.#endpoint(launchChrome, resolveAttachEndpoint);
+    const browser = await this.#connect(Browser, endpoint);
+    if (this.#closing) {
+      await browser.close();
+      throw new Error('The server is shutting down.');
+    }
+    if (this.config.viewport && !this.attached) {
+      await applyViewport(browser, this.config.viewport);
+    }
+    this.#browser = browser;
+    this.#everConnected = true;
+    if (this.attached) {
+      browser.connection.onClose(() => this.#onDrop(browser));
+    }
+    return browser;
+  }
+
+  /** The Chrome to connect to: the one --browserUrl, --wsEndpoint or --autoConnect names, else one launched. */
+  #endpoint(launchChrome: typeof launch, resolveAttachEndpoint: typeof resolveAttach): Promise<BrowserEndpoint> {
+    const c = this.config;
+    return this.attached
+      ? resolveAttachEndpoint({
           browserUrl: c.browserUrl,
           wsEndpoint: c.wsEndpoint,
           autoConnect: c.autoConnect ? {userDataDir: c.userDataDir, channel: c.channel} : undefined,
         })
-      : await launchChrome({
+      : launchChrome({
           executablePath: c.executablePath,
           channel: c.channel,
           headless: c.headless,
@@ -145,9 +167,13 @@ export class BrowserManager {
           devtools: c.experimentalDevtools,
           noNetworkPrediction: this.urlPolicy.active,
         });
-    let browser: Browser;
+  }
+
+  /** The browser model over the endpoint; a Chrome it cannot connect to is killed (if launched) and named. */
+  async #connect(BrowserClass: typeof Browser, endpoint: BrowserEndpoint): Promise<Browser> {
+    const c = this.config;
     try {
-      browser = await Browser.connect(
+      return await BrowserClass.connect(
         endpoint,
         c.wsHeaders,
         this.urlPolicy,
@@ -165,27 +191,6 @@ export class BrowserManager {
         {cause: error},
       );
     }
-    if (this.#closing) {
-      await browser.close();
-      throw new Error('The server is shutting down.');
-    }
-    if (c.viewport && !this.attached) {
-      const first = browser.pages()[0];
-      if (first) {
-        try {
-          const {windowId} = await browser.connection.send('Browser.getWindowForTarget', {targetId: first.targetId});
-          await browser.connection.send('Browser.setContentsSize', {windowId, ...c.viewport});
-        } catch (error) {
-          debug('could not apply --viewport', error);
-        }
-      }
-    }
-    this.#browser = browser;
-    this.#everConnected = true;
-    if (this.attached) {
-      browser.connection.onClose(() => this.#onDrop(browser));
-    }
-    return browser;
   }
 
   /** Kills a Chrome we launched (never one we attached to) and closes the connection. */
@@ -198,5 +203,19 @@ export class BrowserManager {
     const browser = this.#browser;
     this.#browser = undefined;
     await browser?.close();
+  }
+}
+
+/** --viewport on a launched Chrome: the content size of its first page's window (best effort). */
+async function applyViewport(browser: Browser, viewport: {width: number; height: number}): Promise<void> {
+  const first = browser.pages()[0];
+  if (!first) {
+    return;
+  }
+  try {
+    const {windowId} = await browser.connection.send('Browser.getWindowForTarget', {targetId: first.targetId});
+    await browser.connection.send('Browser.setContentsSize', {windowId, ...viewport});
+  } catch (error) {
+    debug('could not apply --viewport', error);
   }
 }

@@ -3,8 +3,9 @@ import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug, warn} from '../../util/logger.js';
 import {ConsoleCollector} from '../console/ConsoleCollector.js';
 import {applySessionEmulation, type EmulationState, type SessionKind} from '../emulation/emulationState.js';
-import {MAX_POST_DATA_BYTES, NetworkCollector} from '../network/NetworkCollector.js';
+import {NetworkCollector} from '../network/NetworkCollector.js';
 import type {MockSet} from '../network/networkMocks.js';
+import {MAX_POST_DATA_BYTES} from '../network/networkRecord.js';
 import {noteBlockedWorker, type UrlPolicy, watchPolicy} from '../network/urlPolicy.js';
 import {SourceMaps} from '../script/sourceMaps.js';
 

@@ -1,91 +1,24 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
-import {type Identified, NavigationBuckets} from './NavigationBuckets.js';
+import {NavigationBuckets} from './NavigationBuckets.js';
+import {
+  applyResponseExtra,
+  endHop,
+  estimate,
+  lowerCaseHeaders,
+  mergeRequestHeaders,
+  type MockAnswer,
+  type NetworkRecord,
+  newRecord,
+  toResponse,
+} from './networkRecord.js';
 
 /** Requests kept per navigation (as the reference). */
 export const MAX_REQUESTS_PER_NAVIGATION = 1_000;
 /** Approximate memory budget of the records of one navigation. */
 const MAX_BYTES_PER_NAVIGATION = 8 * 1024 * 1024;
-/** Post data kept from requestWillBeSent (larger bodies are fetched on demand). */
-export const MAX_POST_DATA_BYTES = 64 * 1024;
 /** Requests whose extra-info events are still awaited; bounds the bookkeeping of odd event orders. */
 const MAX_PENDING_EXTRA = 2_000;
-
-export interface ResponseInfo {
-  status: number;
-  statusText: string;
-  /** Lower-cased names; the raw (extra-info) headers when Chrome sent them. */
-  headers: Record<string, string>;
-  mimeType: string;
-  fromCache: boolean;
-}
-
-/** Milliseconds on Chrome's monotonic clock, plus the wall-clock start. */
-export interface RequestTiming {
-  startWallTimeMs: number;
-  startMs: number;
-  responseMs?: number;
-  endMs?: number;
-}
-
-/** One request (one hop of a redirect chain is one record), merged from all its events. */
-export interface NetworkRecord extends Identified {
-  readonly id: number;
-  /** Session that saw the request: bodies must be asked for there. */
-  readonly session: CdpSession;
-  readonly requestId: string;
-  readonly url: string;
-  readonly method: string;
-  /** Lower-cased Network.ResourceType, e.g. "xhr", "document", "websocket". */
-  readonly resourceType: string;
-  readonly frameId: string | undefined;
-  /** A main-document load of some frame (requestId equals its loaderId). */
-  readonly isNavigation: boolean;
-  /** requestWillBeSent headers, then the wire headers of the extra-info event; names lower-cased. */
-  requestHeaders: Record<string, string>;
-  readonly hasPostData: boolean;
-  /** Inline post data, when Chrome sent it with the request (up to MAX_POST_DATA_BYTES). */
-  readonly postData: string | undefined;
-  /** Earlier hops of a redirect chain, oldest first. */
-  readonly redirectChain: readonly NetworkRecord[];
-  response: ResponseInfo | undefined;
-  /** Chrome's errorText when the request failed. */
-  failure: string | undefined;
-  finished: boolean;
-  /** This hop was answered with a redirect; the next hop has the same requestId. */
-  redirected: boolean;
-  /** Bytes received over the wire (when finished). */
-  encodedDataLength: number | undefined;
-  timing: RequestTiming;
-  gotRequestExtra: boolean;
-  gotResponseExtra: boolean;
-  /** The URL pattern of the network mock that answered this request, if one did. */
-  mockedBy: string | undefined;
-  /** The body that mock answered with (Chrome keeps no body of a fulfilled request). */
-  mockBody: Buffer | undefined;
-}
-
-/** What a network mock answered a request with. */
-export interface MockAnswer {
-  urlPattern: string;
-  body: Buffer;
-}
-
-function lowerCaseHeaders(headers: Protocol.Network.Headers | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    out[name.toLowerCase()] = String(value);
-  }
-  return out;
-}
-
-function headerBytes(headers: Record<string, string>): number {
-  let n = 0;
-  for (const [k, v] of Object.entries(headers)) {
-    n += k.length + v.length + 16;
-  }
-  return n;
-}
 
 /**
  * Builds one record per request of a page (its own session and the sessions
@@ -194,47 +127,19 @@ export class NetworkCollector {
 
   #onRequest(session: CdpSession, key: string, e: Protocol.Network.RequestWillBeSentEvent): void {
     const previous = this.#active.get(key);
-    let chain: NetworkRecord[] = [];
-    if (previous && e.redirectResponse) {
-      // The previous hop ends with the redirect response; its extra info may still come.
-      previous.response = toResponse(
-        e.redirectResponse,
-        previous.response?.headers ?? lowerCaseHeaders(e.redirectResponse.headers),
-      );
-      previous.timing.responseMs ??= e.timestamp * 1000;
-      previous.timing.endMs = e.timestamp * 1000;
-      previous.finished = true;
-      previous.redirected = true;
-      chain = [...previous.redirectChain, previous];
-    }
-    const type = e.type ?? 'Other';
-    const postData = e.request.postData;
-    const record: NetworkRecord = {
-      id: this.buckets.nextId(),
-      session,
-      requestId: e.requestId,
-      url: e.request.url + (e.request.urlFragment ?? ''),
-      method: e.request.method,
-      resourceType: type.toLowerCase(),
-      frameId: e.frameId,
-      isNavigation: e.requestId === e.loaderId && type === 'Document',
-      requestHeaders: lowerCaseHeaders(e.request.headers),
-      hasPostData: Boolean(e.request.hasPostData || postData),
-      postData: postData !== undefined && postData.length <= MAX_POST_DATA_BYTES ? postData : undefined,
-      redirectChain: chain,
-      response: undefined,
-      failure: undefined,
-      finished: false,
-      redirected: false,
-      encodedDataLength: undefined,
-      timing: {startWallTimeMs: e.wallTime * 1000, startMs: e.timestamp * 1000},
-      gotRequestExtra: false,
-      gotResponseExtra: false,
-      mockedBy: this.#pendingMocked.get(e.requestId)?.urlPattern,
-      mockBody: this.#pendingMocked.get(e.requestId)?.body,
-      approxBytes: 0,
-    };
+    const chain =
+      previous && e.redirectResponse ? [...endHop(previous, e.redirectResponse, e.timestamp), previous] : [];
+    const mocked = this.#pendingMocked.get(e.requestId);
     this.#pendingMocked.delete(e.requestId);
+    const record = newRecord(this.buckets.nextId(), session, e, chain, mocked);
+    this.#applyPendingExtra(key, record, chain);
+    record.approxBytes = estimate(record);
+    this.#active.set(key, record);
+    this.buckets.add(record);
+  }
+
+  /** Extra info that came before its requestWillBeSent: the request's headers, a redirect response's. */
+  #applyPendingExtra(key: string, record: NetworkRecord, chain: NetworkRecord[]): void {
     const pending = this.#pendingRequestExtra.get(key)?.shift();
     if (pending) {
       mergeRequestHeaders(record, pending);
@@ -249,9 +154,6 @@ export class NetworkCollector {
         }
       }
     }
-    record.approxBytes = estimate(record);
-    this.#active.set(key, record);
-    this.buckets.add(record);
   }
 
   /**
@@ -396,37 +298,4 @@ export class NetworkCollector {
 /** Text for requests Chrome blocked without an errorText of its own. */
 function blockedText(reason: string | undefined): string | undefined {
   return reason ? `net::ERR_BLOCKED_BY_CLIENT (${reason})` : undefined;
-}
-
-function mergeRequestHeaders(record: NetworkRecord, extra: Record<string, string>): void {
-  // Names already sent with requestWillBeSent keep their position; wire-only headers follow.
-  record.requestHeaders = {...record.requestHeaders, ...extra};
-  record.gotRequestExtra = true;
-}
-
-function applyResponseExtra(record: NetworkRecord, headers: Record<string, string>): void {
-  record.gotResponseExtra = true;
-  if (record.response) {
-    record.response = {...record.response, headers};
-  }
-}
-
-function toResponse(response: Protocol.Network.Response, headers: Record<string, string>): ResponseInfo {
-  return {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-    mimeType: response.mimeType,
-    fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache || response.fromServiceWorker),
-  };
-}
-
-function estimate(record: NetworkRecord): number {
-  return (
-    256 +
-    record.url.length * 2 +
-    headerBytes(record.requestHeaders) * 2 +
-    (record.response ? headerBytes(record.response.headers) * 2 : 0) +
-    (record.postData?.length ?? 0) * 2
-  );
 }

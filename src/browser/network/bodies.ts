@@ -1,4 +1,4 @@
-import type {NetworkRecord} from './NetworkCollector.js';
+import type {NetworkRecord} from './networkRecord.js';
 
 /** Bound of fetching one body from Chrome. */
 const BODY_TIMEOUT_MS = 10_000;

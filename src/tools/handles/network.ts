@@ -1,7 +1,7 @@
 /** The network facet of a page handle: browser/network's collector, bodies and mocks. */
 import type {Page} from '../../browser/core/Page.js';
 import {requestBody, responseBody} from '../../browser/network/bodies.js';
-import type {NetworkRecord} from '../../browser/network/NetworkCollector.js';
+import type {NetworkRecord} from '../../browser/network/networkRecord.js';
 import type {ToolNetwork} from '../context.js';
 
 export function pageNetwork(page: Page): ToolNetwork {
