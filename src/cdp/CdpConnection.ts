@@ -5,11 +5,10 @@ import {CancelledError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {CdpProtocolError, ConnectionClosedError, TargetClosedError} from './errors.js';
 import {openHeaderSocket} from './headerSocket.js';
-import {type CallOutcome, PendingCalls} from './pendingCalls.js';
+import {type CallOutcome, DEFAULT_COMMAND_TIMEOUT_MS, PendingCalls} from './pendingCalls.js';
 import type {RawClient, RawEvent} from './rawClient.js';
 
-/** Default bound of a single CDP command. Long operations pass their own. */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
+export {DEFAULT_COMMAND_TIMEOUT_MS} from './pendingCalls.js';
 /**
  * Bound of the WebSocket handshake. Generous: a Chrome attached through
  * chrome://inspect/#remote-debugging holds it until its user allows the connection.

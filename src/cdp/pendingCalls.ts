@@ -1,6 +1,14 @@
 import {CancelledError} from '../util/async.js';
 import {CdpTimeoutError} from './errors.js';
 
+/**
+ * Default bound of a single CDP command. Long operations pass their own.
+ * Here, not in CdpConnection.ts: code that only needs the bound must not load
+ * the CDP client (chrome-remote-interface, ws and with them http, https, tls,
+ * crypto, zlib) at the server's start.
+ */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
+
 /** How a command ended: Chrome's result, or why there is none. */
 export type CallOutcome = {result: unknown} | {error: Error};
 

@@ -13,8 +13,6 @@
  * occurs in the content it wraps: a page cannot close a block early, as it
  * cannot know the id, and a fake marker it prints stays inside.
  */
-import {randomBytes} from 'node:crypto';
-
 /** How many random bytes an id has (two hex characters each). */
 const ID_BYTES = 8;
 
@@ -37,7 +35,8 @@ export interface MarkablePart {
 
 /** A fresh id (16 hex characters). */
 export function randomId(): string {
-  return randomBytes(ID_BYTES).toString('hex');
+  // The global Web Crypto: node:crypto is loaded on first use (only --untrustedContentMarkers draws ids), not at start.
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(ID_BYTES))).toString('hex');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type {Page} from '../browser/core/Page.js';
-import {DEFAULT_COMMAND_TIMEOUT_MS} from '../cdp/CdpConnection.js';
 import {CdpTimeoutError} from '../cdp/errors.js';
+import {DEFAULT_COMMAND_TIMEOUT_MS} from '../cdp/pendingCalls.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {FramePlace} from './frames.js';
