@@ -19,6 +19,8 @@ import {ensurePrivateFolder} from '../util/privateFolder.js';
 export const STATE_DIR_ENV = 'CDP_MCP_STATE_DIR';
 /** Set by `cdp-mcp start` for the server it spawns: publish your state in this folder. */
 export const DAEMON_ENV = 'CDP_MCP_DAEMON_DIR';
+/** The environment variable that may carry the HTTP token instead of --authToken. */
+export const AUTH_TOKEN_ENV = 'CDP_MCP_AUTH_TOKEN';
 /** How often claimState tries to replace a stale file before giving up. */
 const CLAIM_ATTEMPTS = 3;
 /** Owner read/write only. */

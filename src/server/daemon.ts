@@ -4,9 +4,15 @@
  * CLI generated) that publishes where it listens in the user's state folder
  * and takes it back when it exits.
  */
-import {claimState, DAEMON_ENV, type DaemonState, logPath, releaseState} from '../config/daemonState.js';
+import {
+  AUTH_TOKEN_ENV,
+  claimState,
+  DAEMON_ENV,
+  type DaemonState,
+  logPath,
+  releaseState,
+} from '../config/daemonState.js';
 import {SERVER_VERSION} from '../util/version.js';
-import {AUTH_TOKEN_ENV} from './httpAccess.js';
 
 /** The state folder when this process was started by `cdp-mcp start`, else undefined. */
 export function daemonDir(): string | undefined {

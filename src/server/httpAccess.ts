@@ -2,8 +2,8 @@ import {createHash, randomBytes, timingSafeEqual} from 'node:crypto';
 import type {IncomingMessage} from 'node:http';
 import {isIP} from 'node:net';
 
-/** The environment variable that may carry the token instead of --authToken. */
-export const AUTH_TOKEN_ENV = 'CDP_MCP_AUTH_TOKEN';
+// Where the token may come from besides --authToken (a leaf: the stdio server's start-up loads no node:crypto).
+export {AUTH_TOKEN_ENV} from '../config/daemonState.js';
 
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');

@@ -16,7 +16,8 @@ import type {PathSandbox} from '../util/sandbox.js';
 export interface CappableResult {
   text: string;
   isError: boolean;
-  structured: Record<string, unknown>;
+  /** Absent without --experimentalStructuredContent. */
+  structured?: Record<string, unknown>;
 }
 
 export interface CapOptions {
@@ -38,11 +39,14 @@ export interface CapOptions {
 export async function capOutput<R extends CappableResult>(result: R, options: CapOptions): Promise<R> {
   const {maxChars, slim} = options;
   const textFits = result.text.length <= maxChars;
-  if (textFits && JSON.stringify(result.structured).length <= maxChars) {
+  if (textFits && (result.structured === undefined || JSON.stringify(result.structured).length <= maxChars)) {
     return result;
   }
   const text = textFits ? result.text : capText(result.text, maxChars, await whereAndHow(result.text, options));
   const key = result.isError ? 'errorMessage' : 'message';
+  if (result.structured === undefined) {
+    return {...result, text};
+  }
   const structured = slim ? {type: 'text', text} : {[key]: text};
   return {...result, text, structured};
 }

@@ -29,8 +29,11 @@ export interface ToolResult {
   text: string;
   images: ImageContent[];
   isError: boolean;
-  /** The same facts as JSON (clients get it with --experimentalStructuredContent). */
-  structured: Record<string, unknown>;
+  /**
+   * The same facts as JSON: made only with --experimentalStructuredContent (the only
+   * time clients get it), as a snapshot's tree made again as JSON costs its size.
+   */
+  structured?: Record<string, unknown>;
 }
 
 /** A result and how to ask its tool for less, should the output cap cut it. */
@@ -317,7 +320,7 @@ export class Pipeline {
       text: response.render(state),
       images: isError ? [] : [...response.images],
       isError,
-      structured: response.structured(state),
+      structured: config.experimentalStructuredContent ? response.structured(state) : undefined,
       hint: outputHint(tool, response),
     };
   }
@@ -329,7 +332,11 @@ function redacted(result: ToolResult, config: Config): ToolResult {
   if (!secrets) {
     return result;
   }
-  return {...result, text: secrets.redact(result.text), structured: secrets.redactDeep(result.structured)};
+  return {
+    ...result,
+    text: secrets.redact(result.text),
+    structured: result.structured && secrets.redactDeep(result.structured),
+  };
 }
 
 let nextSessionId = 1;

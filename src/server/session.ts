@@ -233,16 +233,17 @@ export class McpSession implements CallSession {
   #handleTools(): void {
     const {pipeline} = this.host;
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: pipeline.listed().map(({tool, inputSchema, outputSchema}) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: inputSchema as {type: 'object'; properties?: Record<string, object>},
-        // Declared only when results carry structured content: clients check results against it.
+      tools: pipeline.listed().map(registered => ({
+        name: registered.tool.name,
+        title: registered.tool.title,
+        description: registered.tool.description,
+        inputSchema: registered.inputSchema as {type: 'object'; properties?: Record<string, object>},
+        // Declared (and made: registered.outputSchema is made on first read) only when results
+        // carry structured content: clients check results against it.
         ...(this.host.config.experimentalStructuredContent
-          ? {outputSchema: outputSchema as {type: 'object'; properties?: Record<string, object>}}
+          ? {outputSchema: registered.outputSchema as {type: 'object'; properties?: Record<string, object>}}
           : {}),
-        annotations: {title: tool.title, ...toolHints(tool)},
+        annotations: {title: registered.tool.title, ...toolHints(registered.tool)},
       })),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

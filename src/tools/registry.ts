@@ -135,8 +135,8 @@ export interface RegisteredTool {
   tool: Tool;
   schema: v.ObjectSchema<v.ObjectEntries, undefined>;
   inputSchema: Record<string, unknown>;
-  /** JSON Schema of the tool's structured content. */
-  outputSchema: Record<string, unknown>;
+  /** JSON Schema of the tool's structured content (made on first read). */
+  readonly outputSchema: Record<string, unknown>;
   /** Why the tool is off, with the flag that turns it on; undefined when enabled. */
   disabledReason: string | undefined;
 }
@@ -222,11 +222,16 @@ export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES
     .sort((a, b) => a.name.localeCompare(b.name))
     .map(tool => {
       const schema = v.object({...pageIdFor(tool, config), ...tool.schema});
+      let outputSchema: Record<string, unknown> | undefined;
       return {
         tool,
         schema,
         inputSchema: inputJsonSchema(schema),
-        outputSchema: outputJsonSchema(tool),
+        // Made on first use: only --experimentalStructuredContent sends it, and making every
+        // tool's (the union of the response parts) was half of createTools at start-up.
+        get outputSchema() {
+          return (outputSchema ??= outputJsonSchema(tool));
+        },
         disabledReason: toolDisabledReason(tool, config),
       };
     });

@@ -4,7 +4,6 @@ import {tmpdir} from 'node:os';
 import {basename, dirname, extname, join} from 'node:path';
 import {finished, pipeline} from 'node:stream/promises';
 import {promisify} from 'node:util';
-import {gunzip, gzip} from 'node:zlib';
 
 import {canonicalPath, clientRootPath, isInside, narrowRoots} from './roots.js';
 import {type OpenedFile, openForOverwrite, openForRead} from './safeOpen.js';
@@ -44,9 +43,6 @@ export interface SandboxOptions {
   /** --secrets: their values are redacted from every file written (images and videos aside: pixels). */
   secrets?: Secrets;
 }
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 /** Files whose bytes are pixels: nothing in them is text to redact (and replacing bytes would break them). */
 const PIXEL_FILES = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.mp4', '.webm']);
@@ -147,8 +143,10 @@ export class PathSandbox {
       return secrets.redact(data);
     }
     if (ext === '.gz') {
-      const plain = await gunzipAsync(data).catch(() => undefined);
-      return plain ? gzipAsync(secrets.redactBytes(plain)) : secrets.redactBytes(data);
+      // node:zlib is loaded here, not at the server's start.
+      const {gunzip, gzip} = await import('node:zlib');
+      const plain = await promisify(gunzip)(data).catch(() => undefined);
+      return plain ? promisify(gzip)(secrets.redactBytes(plain)) : secrets.redactBytes(data);
     }
     return secrets.redactBytes(data);
   }

@@ -3,7 +3,6 @@
  * discovery only when the page listens for `devtoolstooldiscovery` (checked
  * without running page code), groups cached per page for execution.
  */
-import {randomUUID} from 'node:crypto';
 
 import type {Protocol} from '../../../protocol/index.js';
 import type {Page} from '../core/Page.js';
@@ -188,7 +187,7 @@ export async function executeThirdPartyTool(
 ): Promise<ThirdPartyResult> {
   const elementKeys = Object.keys(params).filter(key => isUid(params[key]));
   const plainArgs = Object.fromEntries(Object.entries(params).filter(([key]) => !elementKeys.includes(key)));
-  const marker = `cdpMcpElement-${randomUUID()}`;
+  const marker = `cdpMcpElement-${crypto.randomUUID()}`;
   try {
     const {target, elementIds} = await toolTarget(
       page,

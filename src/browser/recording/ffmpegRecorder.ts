@@ -1,4 +1,4 @@
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process';
+import type {ChildProcessWithoutNullStreams} from 'node:child_process';
 import {cpus} from 'node:os';
 
 import type {CdpSession} from '../../cdp/CdpConnection.js';
@@ -86,6 +86,8 @@ export class FfmpegScreenRecorder implements ScreenRecorder {
     const {maxWidth, maxHeight} = await viewportPixelSize(session);
     const fps = options.fps ?? DEFAULT_FFMPEG_FPS;
     const args = ffmpegArguments({container: options.container, fps, width: maxWidth, height: maxHeight});
+    // Loaded here, not at the server's start (few sessions record).
+    const {spawn} = await import('node:child_process');
     const child = spawn(options.ffmpegPath ?? 'ffmpeg', args, {stdio: ['pipe', 'pipe', 'pipe']});
     await withTimeout(
       new Promise<void>((resolve, reject) => {

@@ -7,11 +7,22 @@
  * is not started again for the same call: that call fails, saying why and
  * where the host's output was logged.
  */
-import {type ChildProcess, fork} from 'node:child_process';
+import type * as childProcess from 'node:child_process';
+import type {ChildProcess, ForkOptions} from 'node:child_process';
+import {createRequire} from 'node:module';
 
 import {debug, logDestination, warn} from '../../util/logger.js';
 import {heapEntryPath} from './entryPoints.js';
 import type {HostConfig, HostReply, HostRequest} from './hostProtocol.js';
+
+/**
+ * node:child_process (and the modules it pulls in) is loaded on the first
+ * fork, not at the server's start: most sessions never analyse a heap.
+ */
+const requireBuiltin = createRequire(import.meta.url);
+function fork(modulePath: string, args: string[], options: ForkOptions): ChildProcess {
+  return (requireBuiltin('node:child_process') as typeof childProcess).fork(modulePath, args, options);
+}
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Request = WithoutId<HostRequest>;

@@ -1,5 +1,4 @@
 import {promisify} from 'node:util';
-import {gzip} from 'node:zlib';
 
 import type {Browser} from '../../browser/core/Browser.js';
 import {navigate} from '../../browser/core/navigation.js';
@@ -13,7 +12,8 @@ import {traceCategories} from './categories.js';
 import {waitForPageDone} from './pageDone.js';
 import {TraceRecording} from './recorder.js';
 
-const gzipAsync = promisify(gzip);
+/** node:zlib is loaded when a trace is saved gzipped, not at the server's start. */
+const gzipAsync = async (data: Uint8Array | string) => promisify((await import('node:zlib')).gzip)(data);
 
 export interface StartOptions {
   reload: boolean;
