@@ -305,11 +305,19 @@ export class Pipeline {
       wants: response.wants,
       files: turn.session.files,
       notes: [turn.session.takeNote(), boundNote(turn.bound)].filter((n): n is string => Boolean(n)),
-      error: error && page && turn.bound ? await explainStuck(page, error, tool.name) : error,
+      error,
       extensions: config.categoryExtensions,
       downloads: running.downloads,
       blockedMark: running.blockedMark,
+      signal: turn.signal,
     });
+    if (turn.signal.aborted) {
+      return fail(CANCELLED_TEXT);
+    }
+    if (state.error !== undefined && page) {
+      // The handler's error or the response snapshot's: either may be a wait that ran out on a stuck page.
+      state.error = await explainStuck(page, state.error, tool.name, this.scheduler.lanes ? 'page' : 'server');
+    }
     const isError = state.error !== undefined;
     if (tool.slim) {
       // Slim responses are the tool's own lines only (and the error), as the reference's.

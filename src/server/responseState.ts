@@ -4,6 +4,7 @@ import {defaultNavigationTimeout} from '../browser/core/settle.js';
 import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
 import {snapshotSection} from '../snapshot/section.js';
+import {abortable} from '../util/async.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
 /**
@@ -27,6 +28,8 @@ export async function resolveResponseState(options: {
   blockedMark?: number;
   /** Stops work on the call's page when it crashes or a dialog pauses it (as the handler's). */
   guard?: <T>(work: Promise<T>) => Promise<T>;
+  /** The call's: its cancellation stops waiting for the snapshot (the caller then answers "cancelled"). */
+  signal?: AbortSignal;
 }): Promise<ResponseState> {
   const {scope, page, wants} = options;
   let error = options.error;
@@ -34,7 +37,13 @@ export async function resolveResponseState(options: {
   if (wants.snapshot && error === undefined) {
     const guard = options.guard ?? (<T>(work: Promise<T>) => work);
     try {
-      snapshot = await guard(snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files));
+      // Bounded by the snapshot's own CDP bounds (about 30 s on a page whose scripts never yield:
+      // src/snapshot/engine.ts); a cancelled call stops waiting at once and frees its lane or the
+      // lock, leaving the snapshot to end at its bound with nobody waiting.
+      snapshot = await abortable(
+        guard(snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files)),
+        options.signal,
+      );
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }

@@ -5,6 +5,7 @@ import {type FastContext, fastTreeSnapshot} from './fastTree.js';
 import {type FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {fullTreeSnapshot} from './fullTree.js';
 import {PrintedNodeIds} from './printedIds.js';
+import {isMainFrame, probeSize} from './sizeProbe.js';
 import type {SnapNode} from './types.js';
 
 /**
@@ -170,19 +171,6 @@ export function recordPath(
   };
 }
 
-/** A DOM count for a frame never snapshotted before (one cheap evaluation in its main world). */
-async function probeSize(page: Page, place: FramePlace): Promise<number> {
-  const contextId = isMainFrame(page, place) ? undefined : page.frames.contextOf(place.session, place.frameId);
-  const response = await place.session.trySend('Runtime.evaluate', {
-    expression: "document.getElementsByTagName('*').length",
-    returnByValue: true,
-    ...(contextId !== undefined ? {contextId} : {}),
-  });
-  const elements: unknown = response?.result.value;
-  // About two AX nodes per element (its text and line boxes).
-  return typeof elements === 'number' ? elements * 2 : 0;
-}
-
 /** What a snapshot tree prints (roles, names, properties, identities, shape), to compare two readings. */
 function signature(node: SnapNode | undefined): string {
   if (!node) {
@@ -193,9 +181,6 @@ function signature(node: SnapNode | undefined): string {
     .map(key => [key, node.props[key]]);
   return `${node.role}\u0000${node.name}\u0000${JSON.stringify(props)}\u0000${node.key ?? ''}[${node.children.map(signature).join(',')}]`;
 }
-
-const isMainFrame = (page: Page, place: FramePlace) =>
-  place.session === page.session && place.frameId === page.mainFrameId;
 
 /** The main frame's current document (its loaderId); inner frames keep their history across documents. */
 function documentOf(page: Page, place: FramePlace): string | undefined {

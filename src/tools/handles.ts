@@ -198,7 +198,7 @@ export class PageHandle implements ToolPage {
   }
 
   screenshot(request: ScreenshotRequest): Promise<string> {
-    return captureScreenshot(this.page, request);
+    return captureScreenshot(this.page, request, this.#control);
   }
 
   sendCdp(method: string, params: Record<string, unknown>, target: RawTarget): Promise<RawOutcome> {

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import {after, before, it} from 'node:test';
+
+import ws from 'ws';
+
+import {type RunningChromium, startChromium} from './chromium.js';
+import {FixtureServer} from './fixtureServer.js';
+import {CALL_TIMEOUT_MS, startServer, type TestServer} from './mcpClient.js';
+
+/**
+ * A server attached to a Chromium the test runs itself, so that the test can
+ * stop a page the way a user's DevTools does (a second CDP client that pauses
+ * it), with pages that hang in the ways issue 23 names.
+ */
+export interface HungBrowser {
+  mcp: TestServer;
+  fixtures: FixtureServer;
+  chromium: RunningChromium;
+  /** Opens a page with a button; returns its id. */
+  healthyPage(): Promise<number>;
+  /** Opens a page that spins in `while (true)` once loaded; returns its id once it spins. */
+  spinningPage(): Promise<number>;
+  /** Opens a page and pauses it in the debugger from another CDP client (a `debugger;` statement). */
+  pausedPage(): Promise<{pageId: number; resume(): Promise<void>}>;
+  /** How many calls of `tool` the server has started running (its debug log). */
+  runs(tool: string): number;
+  /** Resolves once the server has started running more than `than` calls of `tool`. */
+  running(tool: string, than: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Polls `check` (a state, not a time) until it holds; fails after `ms`. */
+export async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
+}
+
+let pages = 0;
+
+export async function startHungBrowser(lanes: 'server' | 'page'): Promise<HungBrowser> {
+  const fixtures = await new FixtureServer().start();
+  const chromium = await startChromium();
+  const sockets: ws[] = [];
+  const mcp = await startServer({
+    args: ['--browserUrl', `http://127.0.0.1:${chromium.port}`, '--lanes', lanes],
+    replaceFlags: true,
+    env: {CDP_MCP_DEBUG: '1'},
+  });
+  const open = async (path: string, html: string): Promise<number> => {
+    fixtures.html(path, html);
+    const opened = await mcp.call('new_page', {url: fixtures.url(path)});
+    const url = fixtures.url(path);
+    const line = opened.text.split('\n').find(l => l.includes(`${url})`) || l.includes(`${url} `));
+    const id = line && /^(\d+): /.exec(line)?.[1];
+    if (!id) {
+      throw new Error(`new_page did not open ${path}: ${opened.text}`);
+    }
+    return Number(id);
+  };
+  return {
+    mcp,
+    fixtures,
+    chromium,
+    healthyPage: () => open(`/healthy-${++pages}`, '<title>Healthy</title><button>Press</button>'),
+    async spinningPage() {
+      const n = ++pages;
+      fixtures.route(`/spinning-${n}`, {body: 'ok'});
+      // After load (new_page waits for it), tell the fixture server, then never yield.
+      const id = await open(
+        `/spin-${n}`,
+        `<title>Spin</title><script>addEventListener('load', () => setTimeout(() => { const x = new XMLHttpRequest(); x.open('GET', '/spinning-${n}', false); x.send(); while (true) {} }))</script>`,
+      );
+      await until(() => fixtures.requests.some(r => r.url === `/spinning-${n}`), `page ${id} to start spinning`);
+      return id;
+    },
+    async pausedPage() {
+      const path = `/paused-${++pages}`;
+      const pageId = await open(path, '<title>Paused</title><button>Press</button>');
+      const targets = (await (await fetch(`http://127.0.0.1:${chromium.port}/json/list`)).json()) as Array<{
+        url: string;
+        webSocketDebuggerUrl: string;
+      }>;
+      const target = targets.find(t => t.url.endsWith(path));
+      if (!target) {
+        throw new Error(`no target for ${path}`);
+      }
+      const socket = new ws(target.webSocketDebuggerUrl);
+      sockets.push(socket);
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      let paused = false;
+      let id = 0;
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as {method?: string};
+        paused = message.method === 'Debugger.paused' ? true : message.method === 'Debugger.resumed' ? false : paused;
+      });
+      const send = (method: string, params: Record<string, unknown> = {}) =>
+        socket.send(JSON.stringify({id: ++id, method, params}));
+      // What a user's DevTools does: the Debugger domain on, then the page hits `debugger;`.
+      send('Debugger.enable');
+      send('Runtime.evaluate', {expression: 'setTimeout(() => { debugger; })'});
+      await until(() => paused, `page ${pageId} to pause in the debugger`);
+      return {
+        pageId,
+        async resume() {
+          send('Debugger.resume');
+          await until(() => !paused, `page ${pageId} to resume`);
+        },
+      };
+    },
+    runs: tool => mcp.stderr().split(`${tool} runs (session`).length - 1,
+    async running(tool, than) {
+      await until(
+        () => mcp.stderr().split(`${tool} runs (session`).length - 1 > than,
+        `the server to run ${tool}`,
+        CALL_TIMEOUT_MS,
+      );
+    },
+    async close() {
+      for (const socket of sockets) {
+        socket.close();
+      }
+      await mcp.close();
+      chromium.kill();
+      await fixtures.stop();
+    },
+  };
+}
+
+export type CallToolResult = Awaited<ReturnType<HungBrowser['mcp']['client']['callTool']>>;
+
+/**
+ * Far below every bound a hung call waits out (30 s for a snapshot, 60 s for a
+ * screenshot or a script): a call that waited for a cancelled one to reach
+ * its bound fails here, while a machine with two CPU burners beside it
+ * answers a call on a healthy page in a few seconds.
+ */
+export const PROMPT_MS = 20_000;
+
+export function textOf(result: CallToolResult): string {
+  return (result.content as Array<{type: string; text?: string}>).map(c => c.text ?? '').join('\n');
+}
+
+/** A call in flight whose settling the test can look at without waiting for it. */
+export function track(promise: Promise<CallToolResult>): {promise: Promise<CallToolResult>; settled: () => boolean} {
+  let done = false;
+  const tracked = promise.finally(() => (done = true));
+  tracked.catch(() => undefined);
+  return {promise: tracked, settled: () => done};
+}
+
+export function send(hb: HungBrowser, name: string, args: Record<string, unknown>, signal?: AbortSignal) {
+  return hb.mcp.client.callTool({name, arguments: args}, undefined, {timeout: CALL_TIMEOUT_MS, signal});
+}
+
+/** The hung calls of issue 23, each on the page that hangs it. */
+const HUNG_CALLS = [
+  {tool: 'take_screenshot', page: 'spinning', args: {}},
+  {tool: 'take_snapshot', page: 'spinning', args: {}},
+  {tool: 'evaluate_script', page: 'paused', args: {function: '() => document.title'}},
+] as const;
+
+/**
+ * For each hung call: the client cancels it while it runs (the SDK's
+ * AbortSignal: notifications/cancelled); the call ends at once, and a call
+ * that needs what it held (`next`) runs well before the hung call's bound.
+ * Then the hung page is closed, as its error advises.
+ */
+export function cancellationTests(
+  lanes: 'server' | 'page',
+  next: (hb: HungBrowser, healthy: number) => Promise<CallToolResult>,
+): void {
+  let hb: HungBrowser;
+  let healthy: number;
+
+  before(async () => {
+    hb = await startHungBrowser(lanes);
+    healthy = await hb.healthyPage();
+  });
+
+  after(async () => {
+    await hb?.close();
+  });
+
+  for (const {tool, page, args} of HUNG_CALLS) {
+    it(`a cancelled ${tool} on a ${page} page ends at once and frees ${lanes === 'page' ? 'its lane and the browser' : 'the lock'}`, async () => {
+      const hung = page === 'spinning' ? await hb.spinningPage() : (await hb.pausedPage()).pageId;
+      const controller = new AbortController();
+      const before = hb.runs(tool);
+      const call = send(hb, tool, {pageId: hung, ...args}, controller.signal);
+      await hb.running(tool, before);
+      controller.abort();
+      await assert.rejects(call, /abort/i);
+      const answered = await next(hb, healthy);
+      assert.notEqual(answered.isError, true, textOf(answered));
+      const closed = await hb.mcp.call('close_page', {pageId: hung});
+      assert.equal(closed.isError, false, closed.text);
+    });
+  }
+}
