@@ -1,9 +1,17 @@
 import {formatDialog, formatEmulation, formatPages} from './format.js';
 import {formatBlocked, formatStartedDownloads} from './formatDownloads.js';
-import {renderSections, type Sections, type ToolSectionName} from './sections.js';
+import {
+  PAGE_SECTIONS,
+  renderMarkedSections,
+  renderSections,
+  type SectionName,
+  type Sections,
+  type ToolPageContent,
+  type ToolSectionName,
+} from './sections.js';
 import {serverPartsJson} from './serverParts.js';
 import type {ResponseState} from './state.js';
-import {type SectionDataArgs, toolPartJson} from './structured.js';
+import {type SectionDataArgs, toolPartJson, withUntrustedKeys} from './structured.js';
 
 export interface ImageContent {
   data: string;
@@ -33,7 +41,7 @@ export interface SnapshotRequest {
   text?: string;
 }
 
-export type {ToolSectionName} from './sections.js';
+export type {ToolPageContent, ToolSectionName} from './sections.js';
 export type {ResponseState, WorkerSummary} from './state.js';
 
 /** What a response needs from the server beyond what the tool filled in. */
@@ -105,6 +113,20 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
 
   /** The response text, in the reference's section order. Pure. */
   render(state: ResponseState): string {
+    return renderSections(this.#parts(state));
+  }
+
+  /**
+   * The response text with what the page controls in marked blocks
+   * (--untrustedContentMarkers): the page parts, and the tool's own lines or
+   * error when it declares them page content. Also returns the blocks' id.
+   */
+  renderMarked(state: ResponseState, toolPageContent: readonly ToolPageContent[]): {text: string; id?: string} {
+    const {text, id} = renderMarkedSections(this.#parts(state), pagePartsWith(toolPageContent));
+    return id === undefined ? {text} : {text, id};
+  }
+
+  #parts(state: ResponseState): Sections {
     const own = [...this.#sections].map(([name, part]) => [name, part.lines] as const);
     const sections: Sections = {notes: state.notes, lines: this.#lines, ...Object.fromEntries(own)};
     if (this.#navigatedToUrl) {
@@ -138,14 +160,20 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
     if (state.error !== undefined) {
       sections.error = [`Error: ${state.error}`];
     }
-    return renderSections(sections);
+    return sections;
   }
 
   /** The structured content of the response: every part's keys, in the reference's key names. Pure. */
-  structured(state: ResponseState): Record<string, unknown> {
+  structured(state: ResponseState, toolPageContent?: readonly ToolPageContent[]): Record<string, unknown> {
     const own = [...this.#sections].map(([name, {lines, data}]) => toolPartJson(name, lines, data as never));
     const server = serverPartsJson(state, this.#lines, this.#navigatedToUrl);
     // The reference's key order: reconnect, message, navigation, emulation, dialog, pages, then the tool's parts.
-    return Object.assign({}, server.before, ...own, server.after) as Record<string, unknown>;
+    const json = Object.assign({}, server.before, ...own, server.after) as Record<string, unknown>;
+    return toolPageContent ? withUntrustedKeys(json, pagePartsWith(toolPageContent)) : json;
   }
+}
+
+/** The page parts, and the tool's own lines or error when it declares them page content. */
+function pagePartsWith(toolPageContent: readonly ToolPageContent[]): ReadonlySet<SectionName> {
+  return toolPageContent.length ? new Set([...PAGE_SECTIONS, ...toolPageContent]) : PAGE_SECTIONS;
 }

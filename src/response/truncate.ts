@@ -24,11 +24,12 @@ export function cutNote(lines: number, chars: number, cap: number, how: string):
  * note. When not even one line fits, the first line is cut mid-way (the note
  * says so) rather than showing nothing.
  */
-export function capText(text: string, maxChars: number, how: string): string {
+export function capText(text: string, maxChars: number, how: string, reserve = 0): string {
   if (text.length <= maxChars) {
     return text;
   }
-  const budget = Math.max(0, maxChars - NOTE_OVERHEAD_CHARS - how.length);
+  // `reserve`: room the caller adds to a cut text (a line closing a page-content block).
+  const budget = Math.max(0, maxChars - reserve - NOTE_OVERHEAD_CHARS - how.length);
   const lines = text.split('\n');
   let kept = 0;
   let used = 0;

@@ -28,6 +28,8 @@ export interface CapOptions {
   /** Slim tools' structured content is the text item itself. */
   slim: boolean;
   files: PathSandbox;
+  /** Characters to leave free in a cut text for what is added after (a line closing a page-content block). */
+  reserve?: number;
 }
 
 /**
@@ -42,7 +44,9 @@ export async function capOutput<R extends CappableResult>(result: R, options: Ca
   if (textFits && (result.structured === undefined || JSON.stringify(result.structured).length <= maxChars)) {
     return result;
   }
-  const text = textFits ? result.text : capText(result.text, maxChars, await whereAndHow(result.text, options));
+  const text = textFits
+    ? result.text
+    : capText(result.text, maxChars, await whereAndHow(result.text, options), options.reserve);
   const key = result.isError ? 'errorMessage' : 'message';
   if (result.structured === undefined) {
     return {...result, text};

@@ -5,6 +5,7 @@ import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
+import {closeMarkerRoom} from '../response/untrusted.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT, type Tool} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
@@ -19,6 +20,7 @@ import {sandboxOptions} from './filePolicy.js';
 import {boundNote, explainStuck} from './laneNotes.js';
 import type {BoundPage} from './lanes.js';
 import {capOutput} from './outputCap.js';
+import {closeCut, pageContentOf, redacted, slimText} from './outputPasses.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
@@ -36,8 +38,8 @@ export interface ToolResult {
   structured?: Record<string, unknown>;
 }
 
-/** A result and how to ask its tool for less, should the output cap cut it. */
-type Outcome = ToolResult & {hint?: string};
+/** A result, how to ask its tool for less should the output cap cut it, and the id of its page-content blocks. */
+type Outcome = ToolResult & {hint?: string; markerId?: string};
 
 /** The MCP session a call comes from: its file sandbox, its view of the browser. */
 export interface CallSession {
@@ -148,20 +150,23 @@ export class Pipeline {
   /** Throws UnknownToolError for a name that is no tool; every other failure is an isError result. */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const session = options.session ?? this.defaultSession;
-    const {hint, ...outcome} = await this.#call(name, args, {...options, session});
+    const {hint, markerId, ...outcome} = await this.#call(name, args, {...options, session});
     const result = redacted(outcome, this.options.config);
     const maxChars = this.options.config.maxOutputChars;
     if (!maxChars) {
       return result;
     }
     const tool = this.#byName.get(name)?.tool;
-    return capOutput(result, {
+    const capped = await capOutput(result, {
       maxChars,
+      // Room for the line that closes a page-content block the cut went through.
+      reserve: markerId ? closeMarkerRoom() : 0,
       toolName: tool?.name ?? 'unknown_tool',
       hint: hint ?? tool?.outputHint ?? DEFAULT_OUTPUT_HINT,
       slim: tool?.slim === true,
       files: session.files,
     });
+    return markerId && capped !== result ? closeCut(capped, markerId) : capped;
   }
 
   /** Gate and validate (before any lock: they need no browser), then the call when its turn comes. */
@@ -319,32 +324,23 @@ export class Pipeline {
       state.error = await explainStuck(page, state.error, tool.name, this.scheduler.lanes ? 'page' : 'server');
     }
     const isError = state.error !== undefined;
+    // --untrustedContentMarkers: what the page controls goes in marked blocks (response/untrusted.ts).
+    const pageContent = config.untrustedContentMarkers ? pageContentOf(tool) : undefined;
     if (tool.slim) {
       // Slim responses are the tool's own lines only (and the error), as the reference's.
-      const text = [...response.lines, ...(isError ? [`Error: ${state.error}`] : [])].join('\n');
-      return {text, images: [], isError, structured: {type: 'text', text}};
+      const {text, id} = slimText(response.lines, state.error, pageContent);
+      return {text, images: [], isError, structured: {type: 'text', text}, markerId: id};
     }
+    const {text, id} = pageContent ? response.renderMarked(state, pageContent) : {text: response.render(state)};
     return {
-      text: response.render(state),
+      text,
       images: isError ? [] : [...response.images],
       isError,
-      structured: config.experimentalStructuredContent ? response.structured(state) : undefined,
+      structured: config.experimentalStructuredContent ? response.structured(state, pageContent) : undefined,
       hint: outputHint(tool, response),
+      markerId: id,
     };
   }
-}
-
-/** The result with the --secrets values replaced by their names, in its text and its structured content. */
-function redacted(result: ToolResult, config: Config): ToolResult {
-  const {secrets} = config;
-  if (!secrets) {
-    return result;
-  }
-  return {
-    ...result,
-    text: secrets.redact(result.text),
-    structured: result.structured && secrets.redactDeep(result.structured),
-  };
 }
 
 let nextSessionId = 1;

@@ -4,6 +4,7 @@ import {definePageTool} from './defineTool.js';
 
 export const getCssStyles = definePageTool({
   name: 'get_css_styles',
+  pageContent: ['lines'],
   title: 'Get CSS styles',
   description:
     'List the CSS rules that apply to an element (uid from take_snapshot), highest cascade precedence first: inline style, matched rules with their selectors and source lines (e.g. styles.css:12, user agent stylesheet), wrapping @media/@container/@layer/@scope rules, inherited rules and pseudo-elements. Declarations that lose the cascade are marked [overloaded]. Paginated by rules.',

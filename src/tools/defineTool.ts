@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 import type {Config} from '../config/options.js';
-import type {ResponseBuilder} from '../response/ResponseBuilder.js';
+import type {ResponseBuilder, ToolPageContent} from '../response/ResponseBuilder.js';
 import type {ToolSectionName} from '../response/structured.js';
 import type {ToolCategory, ToolCondition} from './categories.js';
 import type {ToolContext, ToolPage} from './context.js';
@@ -82,6 +82,14 @@ interface BaseTool<E extends Entries, S extends ToolSectionName> {
   sections?: readonly S[];
   /** How to get what --maxOutputChars cut off this tool's output (the note names it). */
   outputHint?: string;
+  /**
+   * The tool's own lines (`lines`) or its error (`error`) quote the page
+   * (a script's result, CSS, a page-defined tool's answer, the URL a
+   * navigation ended on): --untrustedContentMarkers wraps them as it wraps the
+   * page parts of every response (response/sections.ts). A page tool's error
+   * always counts as page content.
+   */
+  pageContent?: readonly ToolPageContent[];
 }
 
 /**

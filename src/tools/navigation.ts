@@ -61,6 +61,7 @@ function navigationRequest(
 export const navigatePage = (config: Config) =>
   definePageTool({
     name: 'navigate_page',
+    pageContent: ['lines'],
     title: 'Navigate page',
     description:
       'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',

@@ -230,7 +230,7 @@ export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES
         // Made on first use: only --experimentalStructuredContent sends it, and making every
         // tool's (the union of the response parts) was half of createTools at start-up.
         get outputSchema() {
-          return (outputSchema ??= outputJsonSchema(tool));
+          return (outputSchema ??= outputJsonSchema(tool, config.untrustedContentMarkers));
         },
         disabledReason: toolDisabledReason(tool, config),
       };

@@ -99,6 +99,7 @@ const EVALUATE_ENTRIES = {
 export const evaluateScript = (config: Config) =>
   definePageTool({
     name: 'evaluate_script',
+    pageContent: ['lines'],
     title: 'Evaluate JavaScript',
     description: `Run JavaScript in the page${config.categoryExtensions ? ' or in an extension service worker' : ''} and return its result as JSON. Give a function declaration (e.g. \`() => document.title\` or \`async (el) => el.innerText\` with args from take_snapshot uids), or a script with format=script.`,
     annotations: EVALUATE_HINTS,

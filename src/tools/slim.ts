@@ -12,6 +12,7 @@ const SLIM_NAVIGATION_TIMEOUT_MS = 30_000;
 
 export const slimNavigate = definePageTool({
   name: 'navigate',
+  pageContent: ['lines'],
   title: 'Navigate',
   description: 'Load a URL in the page and wait for it to load.',
   annotations: {
@@ -43,6 +44,7 @@ export const slimNavigate = definePageTool({
 
 export const slimEvaluate = definePageTool({
   name: 'evaluate',
+  pageContent: ['lines'],
   title: 'Evaluate JavaScript',
   description: 'Run a JavaScript script in the page and return its result as JSON.',
   annotations: {

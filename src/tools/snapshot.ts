@@ -92,6 +92,7 @@ export const takeSnapshot = definePageTool({
 
 export const findElements = definePageTool({
   name: 'find_elements',
+  pageContent: ['lines'],
   title: 'Find elements',
   description:
     'Find elements of the page by text: snapshot lines whose role, name or value contain the query, with their uids (the same as take_snapshot gives, ready for click, fill and the other input tools) and their ancestors. Far cheaper than a whole snapshot on a big page.',

@@ -35,6 +35,7 @@ export const list3pDeveloperTools = definePageTool({
 
 export const execute3pDeveloperTool = definePageTool({
   name: 'execute_3p_developer_tool',
+  pageContent: ['lines'],
   title: 'Run page developer tool',
   description:
     'Run one of the developer tools the page offers (see list_3p_developer_tools) and return its result as JSON. Element parameters take {"uid": "<uid from take_snapshot>"}; elements in the result come back as {"uid": …} of the snapshot shown with it, ready for click and the other input tools.',

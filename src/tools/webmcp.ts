@@ -52,6 +52,7 @@ export const listWebmcpTools = definePageTool({
 
 export const executeWebmcpTool = definePageTool({
   name: 'execute_webmcp_tool',
+  pageContent: ['lines'],
   title: 'Run WebMCP tool',
   description: 'Run one of the WebMCP tools the page registered (see list_webmcp_tools) and return its answer.',
   annotations: {
