@@ -18,7 +18,6 @@ const MAX_FUNCTION_LINES = 60;
  * Keys: `file` for a file's lines, `file#function` for a function's.
  */
 const KNOWN = {
-  'src/browser/core/Browser.ts': 436,
   'src/snapshot/walker.ts': 486,
 };
 /** The comment that marks a page-side script. */

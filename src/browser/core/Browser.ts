@@ -9,6 +9,7 @@ import {canonicalFolder, type DownloadOptions, DownloadTracker} from '../downloa
 import {BrowserMocks} from '../network/networkMocks.js';
 import {UrlPolicy} from '../network/urlPolicy.js';
 import {adoptNonPage, InternalPages, letGo} from './attachedTargets.js';
+import {BrowserContexts} from './browserContexts.js';
 import {Page} from './Page.js';
 import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
 
@@ -29,12 +30,6 @@ const CONTEXT_TARGETS_GONE_MS = 2_000;
 export interface PageOwner {
   readonly ownerId: number;
   pageRemoved(page: Page): void;
-}
-
-/** A browser context we know of: the session that owns it (none for external ones) and its name there. */
-interface ContextRecord {
-  ownerId: number | undefined;
-  name: string | undefined;
 }
 
 /** Per-browser state of the features (Browser.slots). */
@@ -63,18 +58,12 @@ export class Browser {
   readonly slots: BrowserSlots = {};
   readonly #pages = new Map<string, Page>();
   readonly #waiters = new Map<string, Deferred<Page>>();
-  /** Every target Chrome reports (tabs, workers, … not only pages), by id: its context. */
-  readonly #targetContexts = new Map<string, string | undefined>();
-  /** Called whenever a target goes away. */
-  readonly #targetGoneListeners = new Set<() => void>();
-  readonly #contexts = new Map<string, ContextRecord>();
+  readonly #contexts = new BrowserContexts();
   readonly #owners = new Map<number, PageOwner>();
   #defaultOwner: number | undefined;
   /** Helper tabs by target id: their session once attached. */
   readonly #internal = new InternalPages();
   #disconnected = false;
-  #autoContextCounter = 1;
-  #defaultContextId: string | undefined;
 
   /** Extension service workers (shown in page lists with --categoryExtensions). */
   readonly extensionWorkers: ExtensionWorkers;
@@ -151,13 +140,10 @@ export class Browser {
       this.#pages.get(targetInfo.targetId)?.updateTargetInfo(targetInfo);
     });
     c.on('Target.targetCreated', ({targetInfo}) => {
-      this.#targetContexts.set(targetInfo.targetId, targetInfo.browserContextId);
+      this.#contexts.targetCreated(targetInfo.targetId, targetInfo.browserContextId);
     });
     c.on('Target.targetDestroyed', ({targetId}) => {
-      this.#targetContexts.delete(targetId);
-      for (const listener of this.#targetGoneListeners) {
-        listener();
-      }
+      this.#contexts.targetDestroyed(targetId);
       const page = this.#pages.get(targetId);
       if (page) {
         this.#removePage(page);
@@ -165,7 +151,7 @@ export class Browser {
     });
     c.on('Target.targetCrashed', ({targetId, status}) => this.#pages.get(targetId)?.markCrashed(status));
     const contexts = await c.send('Target.getBrowserContexts').catch(() => undefined);
-    this.#defaultContextId = contexts?.defaultBrowserContextId;
+    this.#contexts.defaultId = contexts?.defaultBrowserContextId;
     await this.downloads.addContext(undefined);
     await c.send('Target.setDiscoverTargets', {discover: true});
     await c.send('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true});
@@ -202,7 +188,7 @@ export class Browser {
   #adoptPage({sessionId, targetInfo, waitingForDebugger}: Protocol.Target.AttachedToTargetEvent): void {
     const c = this.connection;
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
-    const contextName = this.#contextNameFor(targetInfo.browserContextId);
+    const contextName = this.#contexts.nameFor(targetInfo.browserContextId);
     if (contextName) {
       void this.downloads.addContext(targetInfo.browserContextId);
     }
@@ -222,24 +208,6 @@ export class Browser {
       waiter?.resolve(page);
     });
     debug(`page ${page.id} attached: ${targetInfo.url}`);
-  }
-
-  #isDefaultContext(browserContextId: string | undefined): boolean {
-    return !browserContextId || !this.#defaultContextId || browserContextId === this.#defaultContextId;
-  }
-
-  #contextNameFor(browserContextId: string | undefined): string | undefined {
-    if (!browserContextId || this.#isDefaultContext(browserContextId)) {
-      return undefined;
-    }
-    const known = this.#contexts.get(browserContextId);
-    if (known) {
-      return known.name;
-    }
-    // A context created outside this server gets a generated name.
-    const name = `isolated-context-${this.#autoContextCounter++}`;
-    this.#contexts.set(browserContextId, {ownerId: undefined, name});
-    return name;
   }
 
   #ownerFor(targetInfo: Protocol.Target.TargetInfo): number | undefined {
@@ -375,7 +343,7 @@ export class Browser {
     this.#contexts.delete(browserContextId);
     this.mocks.forget(browserContextId);
     this.downloads.forgetContext(browserContextId);
-    const gone = this.#targetsGone(browserContextId);
+    const gone = this.#contexts.targetsGone(browserContextId);
     try {
       await this.connection.send('Target.disposeBrowserContext', {browserContextId}, undefined, DISPOSE_CONTEXT_MS);
       // Chrome answers before it has torn down the context's tab and page
@@ -387,19 +355,6 @@ export class Browser {
     } finally {
       gone.cancel();
     }
-  }
-
-  /** Resolves once no known target is in `browserContextId`. */
-  #targetsGone(browserContextId: string): {promise: Promise<void>; cancel: () => void} {
-    const done = deferred<void>();
-    const check = () => {
-      if (![...this.#targetContexts.values()].includes(browserContextId)) {
-        done.resolve();
-      }
-    };
-    this.#targetGoneListeners.add(check);
-    check();
-    return {promise: done.promise, cancel: () => this.#targetGoneListeners.delete(check)};
   }
 
   /** Opens a blank page (in `browserContextId`, else the default context) owned by `ownerId`. */
