@@ -176,6 +176,12 @@ export async function runStep(server: TestServer, snapshotText: string, step: Co
   if (step.until) {
     await waitUntil(server, step.until, step.label);
   }
+  if (step.untilText) {
+    const shown = await server.call('wait_for', {pageId: 1, text: step.untilText, timeout: APP_WAIT_MS});
+    if (shown.isError) {
+      throw new Error(`${step.label}: ${step.untilText.join(' or ')} never showed: ${shown.text}`);
+    }
+  }
   return result;
 }
 

@@ -30,6 +30,12 @@ export type CorpusStep = {
    * holds once the app has reacted; waited for before the next snapshot.
    */
   until?: string;
+  /**
+   * Text the app shows once it has reacted, in any frame (the top cannot look
+   * into a cross-site frame, so `until` cannot say it): waited for with the
+   * server's own wait_for before the next snapshot.
+   */
+  untilText?: string[];
 } &
   /** `verbose`: the target is found in a verbose snapshot taken for the step (options inside a listbox are only there). */
   (
