@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {request as httpRequest} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -270,8 +270,8 @@ describe('a person at a terminal', () => {
     }
   });
 
-  it('says what it is when stdin is a terminal', {skip: !existsSync('/usr/bin/script') && 'no script(1)'}, () => {
-    // script(1) gives the server a pseudo-terminal; with no input it sees end of file and exits.
+  it('says what it is when stdin is a terminal', () => {
+    // script(1) (util-linux's bsdutils, essential on Debian: always there) gives the server a pseudo-terminal; with no input it sees end of file and exits.
     const run = spawnSync('/usr/bin/script', ['-qfec', `${process.execPath} ${SERVER_BIN} --headless`, '/dev/null'], {
       encoding: 'utf8',
       timeout: 60_000,
