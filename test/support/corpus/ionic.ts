@@ -47,7 +47,9 @@ document.getElementById('apply').addEventListener('click', () => {
   };
 });
 </script></body></html>`,
-  ready: `document.querySelectorAll(':not(:defined)').length === 0 && document.querySelectorAll('.hydrated').length >= 8 && !!document.querySelector('ion-input input') && !!document.querySelector('ion-toggle')?.shadowRoot`,
+  // Stencil hides every Ionic element (and so its subtree) until it has the class
+  // hydrated; ion-app hydrates last, so a count of hydrated elements is not enough.
+  ready: `document.querySelectorAll(':not(:defined)').length === 0 && [...document.querySelectorAll('*')].every(e => !e.localName.startsWith('ion-') || e.classList.contains('hydrated')) && !!document.querySelector('ion-input input') && !!document.querySelector('ion-toggle')?.shadowRoot`,
   steps: [
     {label: 'fill the input', tool: 'fill', target: /textbox "Nickname"/, value: 'countess', until: NO_RIPPLE},
     {
