@@ -86,6 +86,8 @@ export interface ElementResolver {
   describe(uid: string): ElementSummary;
   /** The uid a DOM node has in the latest snapshot, if any (links DevTools issues to elements). */
   uidForBackendNodeId?(backendNodeId: number): string | undefined;
+  /** Where a uid's DOM node was at the snapshot, not asking the page (resolve does); throws for unknown uids. */
+  locate?(uid: string): {session: CdpSession; backendNodeId: number} | undefined;
 }
 
 /**
