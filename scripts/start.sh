@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything the server needs on a fresh machine, then starts it on stdio.
+# It installs the root package.json: what the build and the bundle need, no more
+# (the test command installs its own packages, test/deps/package.json).
 # Usage: scripts/start.sh [cdp-mcp flags], e.g. scripts/start.sh --headless --isolated
 set -euo pipefail
 cd "$(dirname "$0")/.."
