@@ -36,6 +36,7 @@ const BUILD_TEXT = [
   ...sources('scripts/vendor', ['.mjs']),
   ...['scripts/build-vendor.mjs', 'scripts/clean-build.mjs', 'scripts/bundle.mjs', 'tsconfig.json'].map(read),
   root.scripts?.build ?? '',
+  root.scripts?.['build:server'] ?? '',
 ].join('\n');
 
 /** Whether the build's text names `pkg` as a module or a path (`'pkg'`, `'pkg/…'`, `node_modules/pkg/`, tsconfig's `"pkg"`). */
