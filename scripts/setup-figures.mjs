@@ -16,6 +16,7 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import {cpus, loadavg, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {performance} from 'node:perf_hooks';
+import {clearTimeout, setTimeout} from 'node:timers';
 import {fileURLToPath} from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
