@@ -186,6 +186,11 @@ export class SnapshotState implements ElementResolver {
     return undefined;
   }
 
+  locate(uid: string): {session: CdpSession; backendNodeId: number} | undefined {
+    const ref = this.node(uid).ref;
+    return ref && {session: ref.frame.session, backendNodeId: ref.backendNodeId};
+  }
+
   async resolve(uid: string): Promise<ResolvedElement> {
     const node = this.node(uid);
     const ref = node.ref;

@@ -65,15 +65,21 @@ async function waitUntil(check: () => Promise<boolean>, ms = 60_000): Promise<bo
 /** The --user-data-dir of the Chrome that server `serverPid` launched, found through /proc. */
 async function launchedProfile(serverPid: number | null): Promise<string> {
   const pids = await findProcesses('cdp-mcp-profile-');
+  // Processes of other files' servers come and go meanwhile: one gone between the listing and the read is skipped.
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = read(`/proc/${pid}/stat`);
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== serverPid) {
+    if (!stat || ppid !== serverPid) {
       continue;
     }
-    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(
-      readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '),
-    );
+    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(read(`/proc/${pid}/cmdline`).replace(/\0/g, ' '));
     if (m?.[1]) {
       return m[1];
     }
@@ -224,6 +230,32 @@ describe('process lifecycle', () => {
     assert.equal(r.isError, true);
     assert.match(r.text, /^Could not connect to Chrome at http:\/\/127\.0\.0\.1:9\. Check that Chrome is running/);
     await mcp.close();
+  });
+
+  it('says the profile is in use when a second server shares a --userDataDir, and names the pid', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'cdp-mcp-shared-profile-'));
+    const flags = TEST_FLAGS.filter(flag => flag !== '--isolated');
+    try {
+      const first = await startServer({args: [...flags, '--userDataDir', profile], replaceFlags: true});
+      assert.equal((await first.call('list_pages')).isError, false);
+      const chromes = await chromeOf(profile);
+      assert.ok(chromes.length, 'the first server launched Chrome on the profile');
+      const second = await startServer({args: [...flags, '--userDataDir', profile], replaceFlags: true});
+      const refused = await second.call('list_pages');
+      assert.equal(refused.isError, true);
+      const named = new RegExp(
+        `The Chrome profile ${profile.replace(/[.]/g, '\\.')} is in use by another Chrome \\(pid (\\d+)\\).*Use --isolated \\(a temporary profile\\) or --userDataDir with another folder`,
+      ).exec(refused.text);
+      assert.ok(named, refused.text);
+      assert.ok(chromes.includes(Number(named[1])), `pid ${named[1]} is the first server's Chrome`);
+      assert.doesNotMatch(refused.text, /exited during startup/);
+      // The first server's browser is untouched.
+      assert.match((await first.call('list_pages')).text, /^## Pages\n1: about:blank \[selected\]$/);
+      await second.close();
+      await first.close();
+    } finally {
+      rmSync(profile, {recursive: true, force: true});
+    }
   });
 
   it('rejects bad flags at start with a clear message', async () => {
