@@ -5,7 +5,7 @@ import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {Config} from '../config/options.js';
 import {heapOptions, HeapSnapshots} from '../devtools/heap/HeapSnapshots.js';
 import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js';
-import {closeMarkerRoom} from '../response/untrusted.js';
+import {closeMarkerRoom, IMAGE_NOTE} from '../response/untrusted.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT, type Tool} from '../tools/defineTool.js';
 import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
@@ -36,6 +36,8 @@ export interface ToolResult {
    * time clients get it), as a snapshot's tree made again as JSON costs its size.
    */
   structured?: Record<string, unknown>;
+  /** A text part to put before each image (--untrustedContentMarkers: an image shows the page). */
+  imageNote?: string;
 }
 
 /** A result, how to ask its tool for less should the output cap cut it, and the id of its page-content blocks. */
@@ -332,9 +334,11 @@ export class Pipeline {
       return {text, images: [], isError, structured: {type: 'text', text}, markerId: id};
     }
     const {text, id} = pageContent ? response.renderMarked(state, pageContent) : {text: response.render(state)};
+    const images = isError ? [] : [...response.images];
     return {
       text,
-      images: isError ? [] : [...response.images],
+      images,
+      ...(pageContent && images.length ? {imageNote: IMAGE_NOTE} : {}),
       isError,
       structured: config.experimentalStructuredContent ? response.structured(state, pageContent) : undefined,
       hint: outputHint(tool, response),
