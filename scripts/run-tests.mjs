@@ -160,6 +160,40 @@ const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const cpuDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-test-run-'));
 const recording = process.env.CDP_MCP_REFERENCE === 'record';
 
+/**
+ * Kills the process groups a file recorded in `reapFile` (one id a line) that
+ * still have a member. A group is killed only while its leader runs the
+ * process that was recorded (its command line names the recorded profile), so
+ * an id reused by an unrelated process is left alone.
+ */
+function reapGroups(reapFile) {
+  let lines;
+  try {
+    lines = readFileSync(reapFile, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return; // The file started none.
+  }
+  for (const line of lines) {
+    const space = line.indexOf(' ');
+    const [pgid, mark] = space < 0 ? [line, ''] : [line.slice(0, space), line.slice(space + 1)];
+    let cmdline;
+    try {
+      cmdline = readFileSync(`/proc/${pgid}/cmdline`, 'utf8');
+    } catch {
+      continue; // The leader is gone; its renderers end with it.
+    }
+    if (mark && !cmdline.includes(mark)) {
+      continue;
+    }
+    try {
+      process.kill(-Number(pgid), 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  rmSync(reapFile, {force: true});
+}
+
 /** Runs one file; resolves with its outcome once its process (group) is gone. */
 function runFile(file, index) {
   return new Promise(resolve => {
@@ -173,7 +207,16 @@ function runFile(file, index) {
     // Recording the reference: the file's records go to a folder of their own,
     // copied into test/records below only when the file passed.
     const recordOut = recording ? join(cpuDir, `records-${index}`) : undefined;
-    const env = recordOut ? {...process.env, CDP_MCP_RECORD_OUT: recordOut} : process.env;
+    // Process groups the file starts of its own (test/support/chromium.ts: an
+    // attachable Chromium, detached so that its kill takes its renderers too)
+    // are not in the file's group: the file writes their ids here, and they
+    // go when the file ends, however it ended (a killed file never closes them).
+    const reapFile = join(cpuDir, `reap-${index}.txt`);
+    const env = {
+      ...process.env,
+      CDP_MCP_TEST_REAP_FILE: reapFile,
+      ...(recordOut ? {CDP_MCP_RECORD_OUT: recordOut} : {}),
+    };
     // Its own process group, so a timeout kills the test's Chromes and
     // servers too, not only the runner.
     const child = spawn(
@@ -203,6 +246,7 @@ function runFile(file, index) {
       clearTimeout(timer);
       // Whatever the file left running (a Chrome it did not close) goes too.
       killGroup('SIGKILL');
+      reapGroups(reapFile);
       if (recordOut && existsSync(recordOut)) {
         if (code === 0 && !timedOut) {
           cpSync(recordOut, 'test/records', {recursive: true});

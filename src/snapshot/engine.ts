@@ -23,7 +23,7 @@ import type {SnapNode} from './types.js';
  *   A few round trips and one Chrome call per placeholder, whatever the
  *   page's size: much faster on big documents, slower on small ones.
  *
- * Measured (docs/architecture.md): asking Chrome about every printed node costs
+ * Measured (docs/internals.md): asking Chrome about every printed node costs
  * 0.2-0.5 ms per node even pipelined, and Element.computedRole/computedName
  * rebuild the AX tree on every call (~0.8 s each at 5000 buttons), so
  * neither replaces the walk. Which one is cheaper depends on the page more

@@ -5,12 +5,13 @@ import type {PrintedNodeIds} from './printedIds.js';
 import {walkerRules} from './rules.js';
 import type {FrameTarget} from './types.js';
 import {installWalker, WALKER, type WalkNode, type WalkResult} from './walker.js';
+import {walkerClassify} from './walkerClassify.js';
 import {walkerStyles} from './walkerStyles.js';
 import {walkerText} from './walkerText.js';
 
 /** Bound of one call into the walker (the walk of a big document takes a few hundred ms). */
 const WALK_TIMEOUT_MS = 30_000;
-const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()}, ${walkerStyles.toString()}, ${walkerText.toString()})`;
+const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()}, ${walkerStyles.toString()}, ${walkerText.toString()}, ${walkerClassify.toString()})`;
 
 /** Remote objects of the walk's nodes, by their index in the walker's answer. */
 export type NodeObjects = Array<string | undefined>;

@@ -63,6 +63,13 @@ export function installWalker(
   rulesFactory: () => unknown,
   stylesFactory: () => unknown,
   textFactory: (rules: unknown, pseudoKind: unknown, flatChildren: unknown) => unknown,
+  classifyFactory: (
+    rules: unknown,
+    pseudoKind: unknown,
+    firstLineTransforms: unknown,
+    textPlain: unknown,
+    focused: unknown,
+  ) => unknown,
 ): void {
   const KEY = Symbol.for('cdp-mcp.walker');
   const g = globalThis as unknown as Record<symbol, unknown>;
@@ -100,7 +107,6 @@ export function installWalker(
   const token = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   let pending: Node[] = [];
   const HTML = 'http://www.w3.org/1999/xhtml';
-  const WS_ONLY = /^[ \t\n]*$/;
   const WS_RUN = /[ \t\n]+/g;
 
   const idOf = (node: Node): number => {
@@ -245,105 +251,10 @@ export function installWalker(
 
   const parentFacts = (el: Element, style: CSSStyleDeclaration, display: string): Parent => ({el, style, display});
 
-  /** What the walk does with an element: see rules.ts for why each answer is Chrome's. */
-  const classify = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
-    const simple = tag === 'a' || tag === 'button' || /^h[1-6]$/.test(tag);
-    if (simple) {
-      return simpleKind(el, tag, style, display);
-    }
-    if (tag === 'br' || tag === 'wbr') {
-      return 'l';
-    }
-    if (!rules.containerTags.has(tag)) {
-      return 'q';
-    }
-    let needsChrome = rules.landmarkTags.has(tag);
-    for (const attr of el.attributes) {
-      const name = attr.name;
-      if (rules.safeAttr(name)) {
-        continue;
-      }
-      if (name === 'role') {
-        if (!rules.safeRoleTokens(attr.value)) {
-          return 'q';
-        }
-        needsChrome = true;
-      } else if (rules.cAttr(name)) {
-        needsChrome = true;
-      } else {
-        return 'q';
-      }
-    }
-    if (style.contentVisibility !== 'visible') {
-      return 'q';
-    }
-    const pseudo = pseudoKind(el);
-    if (pseudo === 2) {
-      return 'q';
-    }
-    if (firstLineTransforms(el, style)) {
-      return 'q';
-    }
-    const overflow = style.overflowX + style.overflowY;
-    if (
-      overflow !== 'visiblevisible' &&
-      overflow !== 'clipclip' &&
-      overflow !== 'visibleclip' &&
-      overflow !== 'clipvisible'
-    ) {
-      needsChrome = true;
-    }
-    if (focusChain.has(el)) {
-      needsChrome = true;
-    }
-    return needsChrome ? 'c' : 'collapse';
-  };
-
-  /** A link, button or heading whose whole content is one plain text node; anything else is Chrome's. */
-  const simpleKind = (el: Element, tag: string, style: CSSStyleDeclaration, display: string): string => {
-    if (focusChain.has(el) || el.shadowRoot) {
-      return 'q';
-    }
-    const allowed = tag === 'a' ? rules.linkAttr : tag === 'button' ? rules.buttonAttr : rules.headingAttr;
-    for (const attr of el.attributes) {
-      if (!allowed(attr.name)) {
-        return 'q';
-      }
-    }
-    if (tag === 'a' && !el.hasAttribute('href')) {
-      return 'q';
-    }
-    if (tag === 'button' && (el as HTMLButtonElement).matches(':disabled')) {
-      return 'q';
-    }
-    if (display === 'contents' || style.contentVisibility !== 'visible') {
-      return 'q';
-    }
-    let text: Text | undefined;
-    for (let c = el.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 8) {
-        continue;
-      }
-      if (c.nodeType !== 3 || text) {
-        return 'q';
-      }
-      text = c as Text;
-    }
-    if (!text || WS_ONLY.test(text.data) || rules.unsafeText(text.data)) {
-      return 'q';
-    }
-    const title = el.getAttribute('title');
-    if (title !== null && rules.unsafeText(title)) {
-      return 'q';
-    }
-    if (!textPlain(style) || pseudoKind(el) !== 0 || firstLineTransforms(el, style)) {
-      return 'q';
-    }
-    if (style.visibility !== 'visible') {
-      return 'skip';
-    }
-    return tag;
-  };
+  /** What the walk does with an element (walkerClassify.ts): see rules.ts for why each answer is Chrome's. */
+  const classify = classifyFactory(rules, pseudoKind, firstLineTransforms, textPlain, (el: Element) =>
+    focusChain.has(el),
+  ) as (el: Element, tag: string, style: CSSStyleDeclaration, display: string) => string;
 
   const printSimple = (el: Element, tag: string, kind: string, out: N[]) => {
     let text = el.firstChild;

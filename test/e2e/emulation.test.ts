@@ -51,8 +51,9 @@ describe('emulation', () => {
     );
     const throttled = json((await mcp.call('evaluate_script', {pageId: 1, function: timedFetch})).text) as number;
     // Fast 4G adds 165 ms of latency per request (a floor no machine load can
-    // lower); an unthrottled loopback fetch takes a few ms.
-    assert.ok(throttled >= 150 && throttled > plain, `throttled ${throttled} ms vs plain ${plain} ms`);
+    // lower); an unthrottled loopback fetch takes a few ms (on a busy machine it
+    // may take longer than a throttled one, so the two are not compared).
+    assert.ok(throttled >= 150, `throttled ${throttled} ms vs plain ${plain} ms`);
     const connection = json(
       (await mcp.call('evaluate_script', {pageId: 1, function: '() => navigator.connection.rtt'})).text,
     );

@@ -30,10 +30,11 @@ describe('input in frames', () => {
     const json = /```json\n([\s\S]*)\n```/.exec(r.text)?.[1] ?? 'null';
     return json === 'undefined' ? undefined : (JSON.parse(json) as unknown);
   };
-  /** The messages inner frames posted, once `count` of them arrived (bounded wait in the page). */
+  /** The messages inner frames posted, once `count` of them arrived (bounded wait in the page: 30 s, for a busy machine). */
   const reports = async (count: number) =>
     evaluate(`async () => {
-      for (let i = 0; i < 100 && (window.log || []).length < ${count}; i++) await new Promise(r => setTimeout(r, 20));
+      const end = Date.now() + 30000;
+      while ((window.log || []).length < ${count} && Date.now() < end) await new Promise(r => setTimeout(r, 20));
       return window.log || [];
     }`);
   /** What the document of the element `elementUid` recorded itself (no waiting: handlers run with the event). */

@@ -40,7 +40,9 @@ async function openPopup(mcp: TestServer, url: string): Promise<number> {
     pageId: 1,
     function: `() => { window.open(${JSON.stringify(url)}); return true; }`,
   });
-  for (let i = 0; i < 100; i++) {
+  // Bounded by time, not by a count of looks: a busy machine may take seconds to open it.
+  const end = Date.now() + 30_000;
+  while (Date.now() < end) {
     const list = await mcp.call('list_pages');
     const ids = [...list.text.matchAll(/^(\d+): /gm)].map(m => Number(m[1]));
     const fresh = ids.find(id => !before.text.includes(`\n${id}: `));

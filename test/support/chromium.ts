@@ -1,5 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 
@@ -43,6 +43,12 @@ export async function startChromium(options: ChromiumOptions = {}): Promise<Runn
     ],
     {stdio: 'ignore', detached: true},
   );
+  // Its own process group (kill() takes its renderers too), so a test file
+  // that is killed would leave it running: the test runner reaps the groups
+  // named here when the file ends (scripts/run-tests.mjs).
+  if (child.pid && process.env.CDP_MCP_TEST_REAP_FILE) {
+    appendFileSync(process.env.CDP_MCP_TEST_REAP_FILE, `${child.pid} ${profile}\n`);
+  }
   const file = join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!(existsSync(file) && readFileSync(file, 'utf8').includes('\n'))) {
