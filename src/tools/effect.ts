@@ -39,7 +39,8 @@ export async function withEffect<T extends Settled>(
   const settle = await action();
   reply(settle);
   if (observe) {
-    response.line(await observe(settle));
+    // It names what changed on the page (values, nodes, a dialog's message).
+    response.pageLine(await observe(settle));
   }
 }
 

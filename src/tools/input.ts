@@ -25,7 +25,7 @@ const uidEntry = {
 function report(response: ResponseBuilder, line: string, settle: ActionResult, includeSnapshot?: boolean): void {
   response.line(line);
   if (settle.receivedBy) {
-    response.line(
+    response.pageLine(
       `The event went to ${settle.receivedBy}, drawn over the element by its own control (where a user's click lands too).`,
     );
   }
@@ -37,7 +37,6 @@ function report(response: ResponseBuilder, line: string, settle: ActionResult, i
 
 export const click = definePageTool({
   name: 'click',
-  pageContent: ['lines'],
   title: 'Click element',
   description:
     'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',
@@ -76,7 +75,6 @@ export const click = definePageTool({
 
 export const clickAt = definePageTool({
   name: 'click_at',
-  pageContent: ['lines'],
   title: 'Click at coordinates',
   description: 'Click at viewport coordinates (CSS pixels), e.g. taken from a screenshot.',
   annotations: {
@@ -118,7 +116,6 @@ export const clickAt = definePageTool({
 
 export const hover = definePageTool({
   name: 'hover',
-  pageContent: ['lines'],
   title: 'Hover element',
   description: 'Move the mouse over an element by its uid from take_snapshot.',
   annotations: {
@@ -152,7 +149,6 @@ const valueEntry = {
 
 export const fill = definePageTool({
   name: 'fill',
-  pageContent: ['lines'],
   title: 'Fill field',
   description:
     'Fill a text field, pick an option of a select, or set a checkbox/radio/switch, by uid from take_snapshot.',
@@ -178,7 +174,6 @@ export const fill = definePageTool({
 
 export const fillForm = definePageTool({
   name: 'fill_form',
-  pageContent: ['lines'],
   title: 'Fill form',
   description: 'Fill several form elements at once, in order (same rules as fill). Stops at the first failure.',
   annotations: {
@@ -219,7 +214,6 @@ export const fillForm = definePageTool({
 
 export const drag = definePageTool({
   name: 'drag',
-  pageContent: ['lines'],
   title: 'Drag and drop',
   description:
     'Drag an element onto another (mouse drag, and HTML5 drag and drop when the element is draggable). uids from take_snapshot.',
@@ -250,7 +244,6 @@ export const drag = definePageTool({
 
 export const pressKey = definePageTool({
   name: 'press_key',
-  pageContent: ['lines'],
   title: 'Press key',
   description:
     'Press a key or a combination on the focused element, e.g. "Enter", "Tab", "Control+A", "Control+Shift+R", "Control++" (modifiers: Control, Shift, Alt, Meta).',
@@ -283,7 +276,6 @@ export const pressKey = definePageTool({
 
 export const typeTextTool = definePageTool({
   name: 'type_text',
-  pageContent: ['lines'],
   title: 'Type text',
   description:
     'Type text into the focused element with the keyboard, optionally followed by a key such as Enter. Focus it first with click.',
@@ -320,7 +312,6 @@ export const typeTextTool = definePageTool({
 
 export const uploadFile = definePageTool({
   name: 'upload_file',
-  pageContent: ['lines'],
   title: 'Upload file',
   description:
     'Upload files through a file input, or an element that opens a file chooser when clicked, by uid from take_snapshot.',

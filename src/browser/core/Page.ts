@@ -3,6 +3,7 @@ import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../../util/async.js';
 import {trackLive} from '../../util/liveObjects.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import type {EmulationState} from '../emulation/emulationState.js';
 import {MockSet} from '../network/networkMocks.js';
 import {UrlPolicy} from '../network/urlPolicy.js';
@@ -305,7 +306,7 @@ export class Page {
   /** Throws when an unanswered dialog blocks the page. */
   throwIfDialogOpen(): void {
     if (this.dialog) {
-      throw new Error(
+      throw new PageQuoteError(
         `A dialog is open (${this.dialog.type}: ${this.dialog.message}). Call handle_dialog to accept or dismiss it first.`,
       );
     }

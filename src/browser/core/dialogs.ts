@@ -15,6 +15,7 @@ import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {errorMessage} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 
 export type DialogType = Protocol.Page.DialogType;
 
@@ -91,7 +92,7 @@ export class PageDialogs {
         return;
       }
       dialog.answered = false;
-      throw new Error(
+      throw new PageQuoteError(
         `Chrome could not answer the ${dialog.type} dialog ("${dialog.message}"), which is still open (${errorMessage(error)}). Call handle_dialog again, or close the page with close_page.`,
         {cause: error},
       );
