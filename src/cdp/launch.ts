@@ -16,10 +16,10 @@ import * as ChromeLauncher from 'chrome-launcher';
 import {sleep} from '../util/async.js';
 import {debug, warn} from '../util/logger.js';
 import type {BrowserEndpoint} from './browserEndpoint.js';
-import {type Channel, resolveExecutable} from './finder.js';
+import {type Channel, isWindowsExecutable, resolveExecutable, runningInWsl} from './finder.js';
 import {buildChromeFlags, type ChromeFlagOptions} from './flags.js';
 import {PipeClient} from './pipeClient.js';
-import {disableNetworkPrediction, prepareProfile, type Profile} from './profile.js';
+import {disableNetworkPrediction, prepareProfile, type Profile, profileInUseMessage, profileOwner} from './profile.js';
 
 /** How long kill() waits for Chrome to exit before removing its profile anyway. */
 const KILL_WAIT_MS = 3_000;
@@ -47,12 +47,17 @@ export interface LaunchSystem {
   tempRoot: string;
   /** How long Chrome may take to answer over its debugging pipe. */
   startupTimeoutMs: number;
+  /** Linux under Windows (chrome-launcher then hands Chrome the profile as a Windows path). */
+  wsl: boolean;
 }
 
 const SYSTEM: LaunchSystem = {
   isRoot: process.getuid?.() === 0,
   tempRoot: tmpdir(),
   startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  get wsl() {
+    return runningInWsl();
+  },
 };
 
 /** Resolves when the process is gone: exited, or never started (spawn error). Records why. */
@@ -110,6 +115,23 @@ async function start(
   }
 }
 
+/** The profile, ready for a launch; throws when another Chrome holds it. */
+function profileToLaunch(options: LaunchOptions, tempRoot: string): Profile {
+  const profile = prepareProfile(options, tempRoot);
+  // A second Chrome on a held profile hands its command line to the first
+  // (which opens a window) and exits: say so before, not "exited during startup" after.
+  const owner = profile.temporary ? undefined : profileOwner(profile.dir);
+  if (owner) {
+    throw new Error(profileInUseMessage(profile.dir, owner));
+  }
+  if (options.noNetworkPrediction) {
+    disableNetworkPrediction(profile.dir);
+  }
+  // Left by an earlier run (or an older version that opened a port): it names a port nobody should trust.
+  rmSync(join(profile.dir, 'DevToolsActivePort'), {force: true});
+  return profile;
+}
+
 /** Launches Chrome and returns its endpoint; kill() ends it and removes a temporary profile. */
 export async function launchChrome(
   options: LaunchOptions,
@@ -125,13 +147,14 @@ export async function launchChrome(
       'A --chromeArg opens a DevTools port: any local user can drive that Chrome through it, without the server or its token.',
     );
   }
-  const profile = prepareProfile(options, sys.tempRoot);
-  if (options.noNetworkPrediction) {
-    disableNetworkPrediction(profile.dir);
+  const profile = profileToLaunch(options, sys.tempRoot);
+  const flags = buildChromeFlags(options, sys.isRoot);
+  if (sys.wsl && !isWindowsExecutable(chromePath)) {
+    // On WSL chrome-launcher passes --user-data-dir as a Windows path (\\wsl.localhost\...), which a
+    // Linux Chrome takes for a relative folder name; Chrome obeys the last --user-data-dir, this one.
+    flags.push(`--user-data-dir=${profile.dir}`);
   }
-  // Left by an earlier run (or an older version that opened a port): it names a port nobody should trust.
-  rmSync(join(profile.dir, 'DevToolsActivePort'), {force: true});
-  const launcher = await start(chromePath, buildChromeFlags(options, sys.isRoot), profile, options, sys.spawn);
+  const launcher = await start(chromePath, flags, profile, options, sys.spawn);
   const child = launcher.chromeProcess;
   if (!child) {
     profile.remove();
@@ -157,6 +180,11 @@ export async function launchChrome(
     return {transport: {pipe}, launched: true, pid: launcher.pid, kill, exited};
   } catch (error) {
     await kill();
+    // Two servers started at once: the other Chrome took the profile between our check and our launch.
+    const taken = profile.temporary ? undefined : profileOwner(profile.dir);
+    if (taken && taken.pid !== launcher.pid) {
+      throw new Error(profileInUseMessage(profile.dir, taken), {cause: error});
+    }
     throw error;
   }
 }

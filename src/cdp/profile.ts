@@ -3,7 +3,16 @@
  * temporary ones of `--isolated`, which are removed when their Chrome exits,
  * or by a later launch when the server that made them was killed.
  */
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import {homedir, hostname, tmpdir} from 'node:os';
 import {join} from 'node:path';
 
@@ -39,6 +48,55 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The Chrome that holds a profile: its host and pid, from the lock Chrome keeps in it. */
+export interface ProfileOwner {
+  host: string;
+  pid: number;
+}
+
+/**
+ * Who holds the profile: Chrome (Linux, macOS) keeps a `SingletonLock`
+ * symlink in it pointing at `<host>-<pid>` while it runs. Undefined when
+ * there is none, or when it names a process of this host that is gone or
+ * (where /proc tells) is no Chrome on this profile: Chrome itself takes such
+ * a stale lock over.
+ */
+export function profileOwner(dir: string): ProfileOwner | undefined {
+  let target: string;
+  try {
+    target = readlinkSync(join(dir, 'SingletonLock'));
+  } catch {
+    return undefined;
+  }
+  const dash = target.lastIndexOf('-');
+  const host = target.slice(0, dash);
+  const pid = Number(target.slice(dash + 1));
+  if (dash <= 0 || !Number.isInteger(pid) || pid <= 0) {
+    return undefined;
+  }
+  if (host !== hostname()) {
+    return {host, pid};
+  }
+  return isAlive(pid) && looksLikeChrome(pid, dir) ? {host, pid} : undefined;
+}
+
+/** Whether a live pid is a browser (or at least names this profile); true when /proc cannot tell. */
+function looksLikeChrome(pid: number, dir: string): boolean {
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return true;
+  }
+  return commandLine.includes(dir) || /chrom|msedge|headless_shell/i.test(commandLine);
+}
+
+/** What to say when another Chrome holds the profile a launch wants. */
+export function profileInUseMessage(dir: string, owner: ProfileOwner): string {
+  const where = owner.host === hostname() ? `pid ${owner.pid}` : `pid ${owner.pid} on host ${owner.host}`;
+  return `The Chrome profile ${dir} is in use by another Chrome (${where}), for example another cdp-mcp server on the same profile: Chrome runs one browser per profile. Use --isolated (a temporary profile) or --userDataDir with another folder, or close that Chrome.`;
 }
 
 /**

@@ -18,7 +18,7 @@ const COMMANDS: Array<[string, string]> = [
   ['cdp-mcp status', 'Whether it runs, its pid, flags, uptime, browser, endpoint. Exit code 1 when none runs.'],
   ['cdp-mcp stop', 'Stop it and the Chrome it launched (waits until they are gone).'],
   [
-    'cdp-mcp <tool> [--param value ...] [--output-format md|json]',
+    'cdp-mcp <tool> [required values] [--param value ...] [--output-format md|json]',
     'Call one tool on the background server (started with the defaults when none runs) and print its text; images ' +
       'are saved to temp files whose paths are printed. With --output-format json: the structured content (a server ' +
       "started with --experimentalStructuredContent) plus the images' files, else the text parts as a JSON array. " +
@@ -30,7 +30,8 @@ const COMMANDS: Array<[string, string]> = [
 
 const PARAM_SYNTAX =
   'Parameters: --name value or --name=value; booleans as --name, --name=false or --no-name; arrays by repeating ' +
-  'the parameter or as one JSON array; objects as JSON.';
+  'the parameter or as one JSON array; objects as JSON. Required parameters may also be plain words in schema ' +
+  "order, as in chrome-devtools-mcp's CLI: cdp-mcp click 1_7.";
 
 /** The whole of `cdp-mcp --help`: commands, tools, then the server's flags. */
 export function mainHelp(tools: RegisteredTool[]): string {

@@ -10,6 +10,8 @@ export interface ParamSchema {
   type?: string;
   enum?: readonly unknown[];
   items?: ParamSchema;
+  /** One of these (send_cdp_command's params: an object, or it as a JSON string). */
+  anyOf?: readonly ParamSchema[];
   properties?: Record<string, ParamSchema>;
   required?: readonly string[];
   default?: unknown;
@@ -58,6 +60,9 @@ function bounds(schema: ParamSchema): string {
 export function typeLabel(schema: ParamSchema): string {
   if (schema.enum) {
     return schema.enum.map(String).join('|');
+  }
+  if (schema.anyOf) {
+    return schema.anyOf.map(typeLabel).join(' or ');
   }
   switch (schema.type) {
     case 'number':
@@ -117,6 +122,15 @@ function parseJson(param: ParamDoc, text: string): unknown {
   }
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One typed word to the value the schema wants (the server checks ranges and formats again). */
 function scalar(param: ParamDoc, schema: ParamSchema, text: string): unknown {
   if (schema.enum) {
@@ -143,7 +157,8 @@ function scalar(param: ParamDoc, schema: ParamSchema, text: string): unknown {
     case 'string':
       return text;
     default:
-      return parseJson(param, text);
+      // JSON, or the text itself when the parameter also takes a string.
+      return schema.anyOf?.some(choice => choice.type === 'string') && !isJson(text) ? text : parseJson(param, text);
   }
 }
 
@@ -171,7 +186,33 @@ function nameList(params: ParamDoc[]): string {
 }
 
 /**
- * Reads `--param value`, `--param=value`, `--flag` / `--flag=false` /
+ * chrome-devtools-mcp's CLI syntax: the required parameters not given by
+ * name, as plain words in schema order (`click 1_7`).
+ */
+function addPositionals(
+  tool: string,
+  params: ParamDoc[],
+  args: Record<string, unknown>,
+  positionals: readonly string[],
+): void {
+  const open = params.filter(p => p.required && !(p.name in args));
+  const extra = positionals[open.length];
+  if (extra !== undefined) {
+    const takes = open.length
+      ? `its required parameters in order (${open.map(p => p.name).join(', ')}), then --name value`
+      : 'its parameters as --name value';
+    throw new UsageError(`Unexpected "${extra}": ${tool} takes ${takes} (parameters: ${nameList(params)}).`);
+  }
+  positionals.forEach((word, index) => {
+    const param = open[index];
+    if (param) {
+      addValue(args, param, word);
+    }
+  });
+}
+
+/**
+ * Reads required parameters as plain words in schema order, `--param value`, `--param=value`, `--flag` / `--flag=false` /
  * `--no-flag` (booleans), repeated flags or one JSON array (arrays), JSON
  * (objects) into tool arguments. Throws a UsageError naming the parameter
  * and what it takes.
@@ -180,12 +221,12 @@ export function parseToolArgs(tool: string, input: InputSchema, argv: readonly s
   const params = paramDocs(input);
   const byName = new Map(params.map(p => [p.name, p]));
   const args: Record<string, unknown> = {};
+  const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
     if (!word.startsWith('--')) {
-      throw new UsageError(
-        `Unexpected "${word}": ${tool} takes its parameters as --name value (parameters: ${nameList(params)}).`,
-      );
+      positionals.push(word);
+      continue;
     }
     const [rawName = '', inline] = word.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     let param = byName.get(camel(rawName));
@@ -215,6 +256,7 @@ export function parseToolArgs(tool: string, input: InputSchema, argv: readonly s
     }
     addValue(args, param, text);
   }
+  addPositionals(tool, params, args, positionals);
   const missing = params.filter(p => p.required && !(p.name in args));
   if (missing.length) {
     const list = missing.map(p => `--${p.name} <${p.type}>`).join(', ');

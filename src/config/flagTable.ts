@@ -183,7 +183,8 @@ export const FLAGS = defineFlags({
     key: 'blockedUrlPatterns',
     placeholder: '<pattern>',
     parse: urlPatterns,
-    description: 'URL pattern (URLPattern syntax, e.g. `*://*.example.com/*`) the browser must not load.',
+    description:
+      'URL pattern the browser must not load: URLPattern syntax (`*://*.example.com/*`; a wildcard host matches any port), a Playwright-style glob (`**/ads/*`: any site) or a path (`/api/*`: any origin).',
   },
   allowedUrlPattern: {
     type: 'array',
@@ -191,7 +192,7 @@ export const FLAGS = defineFlags({
     key: 'allowedUrlPatterns',
     placeholder: '<pattern>',
     parse: urlPatterns,
-    description: 'URL pattern the browser may load; everything else is blocked.',
+    description: 'URL pattern the browser may load (written as for `--blockedUrlPattern`); everything else is blocked.',
   },
   ...CATEGORY_FLAG_TABLE,
   ...TOOL_FLAG_TABLE,

@@ -181,4 +181,14 @@ export const TOOL_FLAG_TABLE = defineFlags({
     description:
       'How tool calls queue. `server`: one call at a time, server-wide (per session with `--parallelSessions`). `page`: one queue per page, so a hung page holds back only its own calls; tools that touch the whole browser (`new_page`, `close_page`, traces, Lighthouse, raw CDP, extensions) still run alone.',
   },
+  pageCallTimeout: {
+    type: 'number',
+    group: 'tools',
+    min: 1,
+    max: 3600,
+    placeholder: '<seconds>',
+    defaultText: '60 for scripts and screenshot captures, 30 for the rest',
+    description:
+      "How long a call waits for a page that does not answer before it ends with an error saying what the page is doing (a script that never yields, a debugger pause, a dialog, a load): a script run (`evaluate_script`), a screenshot capture, and the page's answers to a snapshot or a screenshot. A client can still cancel such a call at any time.",
+  },
 });

@@ -26,6 +26,8 @@ export const SECTIONS = [
   {name: 'serviceWorkers', start: /^## Extension Service Workers$/},
   /** Structured content only: the tab id get_tab_id reports (its line is the tool's own). */
   {name: 'tabId'},
+  /** Structured content only: evaluate_script's result as JSON (its text is the tool's own lines). */
+  {name: 'scriptResult', page: true},
   {name: 'traceSummary', page: true, start: /^## Summary of Performance trace findings:/},
   {name: 'traceInsight', page: true, start: /^## Insight Title:/},
   {name: 'lighthouse', page: true, start: /^## Lighthouse audit results$/},

@@ -47,6 +47,8 @@ export interface SectionData {
   lighthouse: undefined;
   heapSnapshot: undefined;
   tabId: string;
+  /** The script's JSON result, as the page returned it. */
+  scriptResult: string;
   cdpResult: undefined;
   downloads: undefined;
   networkMocks: undefined;
@@ -76,6 +78,15 @@ interface ToolPartSpec<N extends ToolSectionName> extends PartSpec {
 
 const text = (lines: string[]) => lines.join('\n');
 
+/** A JSON text as its value; undefined (no key) when it is not JSON. */
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function requestJson(summary: RequestSummary): v.InferOutput<typeof NETWORK_REQUEST> {
   return {
     requestId: summary.id,
@@ -98,6 +109,14 @@ export const TOOL_PARTS: {[N in ToolSectionName]: ToolPartSpec<N>} = {
   lighthouse: {entries: {lighthouseText: v.string()}, build: lines => ({lighthouseText: text(lines)})},
   heapSnapshot: {entries: {heapSnapshotText: v.string()}, build: lines => ({heapSnapshotText: text(lines)})},
   tabId: {entries: {tabId: v.string()}, build: (_lines, tabId) => ({tabId})},
+  // Any JSON value: what the function returned, parsed (the text shows it in a code block).
+  scriptResult: {
+    entries: {scriptResult: v.unknown()},
+    build: (_lines, json) => {
+      const value = parseJson(json);
+      return value === undefined ? {} : {scriptResult: value};
+    },
+  },
   // Text-only parts of tools beyond the reference: their text, under the part's name.
   cdpResult: {entries: {cdpResult: v.string()}, build: lines => ({cdpResult: text(lines)})},
   downloads: {entries: {downloads: v.string()}, build: lines => ({downloads: text(lines)})},

@@ -234,7 +234,8 @@ export class Pipeline {
     if (turn.signal.aborted) {
       return fail(CANCELLED_TEXT);
     }
-    debug(`${tool.name} runs (session ${turn.session.id})`);
+    const pageId = turn.bound?.page.id ?? params['pageId'];
+    debug(`${tool.name} runs (session ${turn.session.id}${typeof pageId === 'number' ? `, page ${pageId}` : ''})`);
     const running = await this.#context(turn);
     if (typeof running === 'string') {
       return fail(running, tool.slim);

@@ -35,10 +35,10 @@ export class SnapshotFrames {
   #loaders(session: CdpSession): Promise<Map<string, string>> {
     let tree = this.#trees.get(session);
     if (!tree) {
-      // The default command bound (30 s): the renderer's main thread answers in milliseconds, so it
-      // runs out only on a page whose scripts never yield, and then it is what ends the snapshot
-      // (the AX tree asked alongside has a longer bound, for huge documents).
-      tree = session.send('Page.getFrameTree').then(({frameTree}) => {
+      // The bound of the page's answers (page.bounds: 30 s, or --pageCallTimeout): the renderer's main
+      // thread answers in milliseconds, so it runs out only on a page whose scripts never yield, and
+      // then it is what ends the snapshot (the AX tree asked alongside has a longer bound, for huge documents).
+      tree = session.send('Page.getFrameTree', {}, this.page.bounds.answerMs).then(({frameTree}) => {
         const loaders = new Map<string, string>();
         const visit = (node: Protocol.Page.FrameTree) => {
           loaders.set(node.frame.id, node.frame.loaderId);

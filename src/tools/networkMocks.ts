@@ -34,9 +34,19 @@ const patternEntry = (what: string) =>
     v.string(),
     v.minLength(1),
     v.description(
-      `${what} URLPattern syntax with a full URL, e.g. "https://api.example.com/users/*" or "*://*/*.json".`,
+      `${what} a URL with wildcards ("https://api.example.com/users/*"; * matches any characters, / included; a wildcard host matches any port), a glob for any site ("**/api/price"), a path on the page's origin ("/api/price"), or URLPattern syntax ("*://*/users/:id").`,
     ),
   );
+
+/** The page's origin, for patterns written as a path; undefined for about:blank, data: and the like. */
+function originOf(url: string): string | undefined {
+  try {
+    const {origin} = new URL(url);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The mock's headers with one Content-Type: the parameter's, the header's, the body file's, or text. */
 function withContentType(
@@ -127,8 +137,10 @@ export const mockNetworkRequest = definePageTool({
     const typed = withContentType(parseHeaders(params.headers ?? ''), params.contentType, params.bodyFilePath);
     const headers = config.javascriptEvaluation ? typed : scriptFreeMockHeaders(typed);
     const method = params.method?.toUpperCase();
+    const origin = originOf(page.url);
     const mock = await page.network.mock({
       urlPattern: params.urlPattern,
+      origin,
       method,
       status: params.status,
       headers,
@@ -139,6 +151,14 @@ export const mockNetworkRequest = definePageTool({
     response.line(
       `Mocking ${method ?? 'all'} requests matching ${mock.urlPattern} in ${page.contextLabel} with status ${mock.status} (${body.length} bytes), ${times}.`,
     );
+    if (mock.matchedAs !== mock.urlPattern) {
+      response.line(`Matched as the URLPattern ${mock.matchedAs}.`);
+    }
+    if (!mock.reachesOrigin) {
+      response.line(
+        `Note: ${mock.urlPattern} can match no URL of this page's origin (${origin ?? ''}): only requests to other origins are answered. For this page's own requests, use a path such as "/api/*" or "**/api/*".`,
+      );
+    }
     response.section('networkMocks', mockList(page));
   },
 });
@@ -160,7 +180,11 @@ export const clearNetworkMocks = definePageTool({
   blockedByDialog: false,
   schema: {
     urlPattern: v.optional(
-      patternEntry('The pattern of the mocks to remove, exactly as given to mock_network_request, in'),
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description('The pattern of the mocks to remove, exactly as given to mock_network_request.'),
+      ),
     ),
   },
   async handler({params, page}, response) {

@@ -2,14 +2,20 @@ import * as v from 'valibot';
 
 import {definePageTool} from './defineTool.js';
 
-/** The params string as the object CDP takes; throws saying what is wrong. */
-function commandParams(text: string | undefined): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') {
+/**
+ * The params as the object CDP takes: agents send an object, the CLI and
+ * older clients a JSON string. Throws saying what is wrong.
+ */
+function commandParams(given: string | Record<string, unknown> | undefined): Record<string, unknown> {
+  if (typeof given === 'object') {
+    return given;
+  }
+  if (given === undefined || given.trim() === '') {
     return {};
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(given);
   } catch (error) {
     throw new Error(`"params" must be a JSON object: ${(error as Error).message}`, {cause: error});
   }
@@ -47,7 +53,12 @@ export const sendCdpCommand = definePageTool({
       v.description('The CDP method, Domain.command, e.g. "Page.getLayoutMetrics".'),
     ),
     params: v.optional(
-      v.pipe(v.string(), v.description('The command parameters as a JSON object, e.g. {"expression": "1 + 1"}.')),
+      v.pipe(
+        v.union([v.record(v.string(), v.unknown()), v.string()]),
+        v.description(
+          'The command parameters: a JSON object, e.g. {"expression": "1 + 1"}, or the same object as a JSON string.',
+        ),
+      ),
     ),
     target: v.optional(
       v.pipe(

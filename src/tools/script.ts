@@ -108,6 +108,7 @@ export const evaluateScript = (config: Config) =>
     blockedByDialog: true,
     filePaths: ['filePath', 'sourcePath'],
     outputHint: 'Return less from the function, or save the result with filePath.',
+    sections: ['scriptResult'],
     schema: {...EVALUATE_ENTRIES, ...serviceWorkerEntries(config)},
     async handler({params, page}, response, {files}) {
       const code = await codeToRun(params, files);
@@ -129,6 +130,8 @@ export const evaluateScript = (config: Config) =>
           response.line(`Script ran on page. Output saved to ${await files.save(json, params.filePath, '.json')}.`);
         } else {
           response.line('Script ran on page and returned:', '```json', json, '```');
+          // Structured content only: the value as a field of its own.
+          response.section('scriptResult', [], json);
         }
       }
       // Dialogs answered by dialogAction, during the script or while waiting for what it caused.

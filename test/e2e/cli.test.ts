@@ -187,6 +187,13 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
     assert.match(clicked.stdout, /button "Clicked 1"/);
     const again = await run('click', `--uid=${uid}`, '--dblClick=false', '--includeSnapshot=true');
     assert.match(again.stdout, /button "Clicked 2"/);
+    // chrome-devtools-mcp's CLI syntax: required parameters as plain words, in schema order.
+    const positional = await run('click', uid, '--includeSnapshot');
+    assert.equal(positional.code, 0, positional.stderr);
+    assert.match(positional.stdout, /button "Clicked 3"/);
+    const extra = await run('click', uid, 'more');
+    assert.equal(extra.code, 2);
+    assert.match(extra.stderr, /Unexpected "more": click takes its required parameters in order \(uid\)/);
   });
 
   it('saves a screenshot to a temp file and prints its path', async () => {

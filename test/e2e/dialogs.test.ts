@@ -70,7 +70,8 @@ describe('dialogs', () => {
     });
     // The dialog opens asynchronously; list_pages is not page-scoped and never blocks.
     let shot = await mcp.call('take_screenshot', {});
-    for (let i = 0; i < 50 && !shot.isError; i++) {
+    // Bounded by time, not by a count of tries: the timer may fire late on a busy machine.
+    for (const end = Date.now() + 30_000; !shot.isError && Date.now() < end;) {
       await new Promise(resolve => setTimeout(resolve, 20));
       shot = await mcp.call('take_screenshot', {});
     }
@@ -97,7 +98,8 @@ describe('dialogs', () => {
       waitForStableDom: false,
     });
     let list = await mcp.call('take_screenshot', {});
-    for (let i = 0; i < 50 && !list.isError; i++) {
+    // Bounded by time, not by a count of tries: the timer may fire late on a busy machine.
+    for (const end = Date.now() + 30_000; !list.isError && Date.now() < end;) {
       await new Promise(resolve => setTimeout(resolve, 20));
       list = await mcp.call('take_screenshot', {});
     }

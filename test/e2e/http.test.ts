@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
+import type {ServerResponse} from 'node:http';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../support/fixtureServer.js';
@@ -305,5 +306,72 @@ describe('Streamable HTTP with --sharedContext', () => {
       await a.close();
       await b.close();
     }
+  });
+});
+
+describe('Streamable HTTP: --maxSessions when every session is running a call', () => {
+  let server: HttpTestServer;
+  let fixtures: FixtureServer;
+  /** Page fetches of /hold, answered only when the test releases them. */
+  const held: ServerResponse[] = [];
+  let released = false;
+
+  before(async () => {
+    fixtures = await new FixtureServer().start();
+    fixtures.html('/page', '<title>page</title>');
+    fixtures.route('/hold', (_req, res) => {
+      if (released) {
+        res.writeHead(200, {'content-type': 'text/plain'}).end('released');
+      } else {
+        held.push(res);
+      }
+    });
+    server = await startHttpServer({args: ['--maxSessions', '2', '--parallelSessions']});
+  });
+
+  after(async () => {
+    await server?.close();
+    await fixtures?.stop();
+  });
+
+  it('answers 503 with Retry-After to a new session, evicts none, and makes room once a call ends', async () => {
+    const sessions = [await server.connect(), await server.connect()];
+    const pageIds: number[] = [];
+    for (const session of sessions) {
+      const pages = await session.call('list_pages');
+      const pageId = Number(/(\d+): .*\[selected\]/.exec(pages.text)?.[1]);
+      assert.equal((await session.call('navigate_page', {pageId, url: fixtures.url('/page')})).isError, false);
+      pageIds.push(pageId);
+    }
+    const calls = sessions.map((session, i) =>
+      session.call('evaluate_script', {pageId: pageIds[i], function: "async () => (await fetch('/hold')).text()"}),
+    );
+    // Both calls are running once both pages' fetches reached the fixture server.
+    const deadline = Date.now() + 60_000;
+    while (held.length < 2) {
+      assert.ok(Date.now() < deadline, `only ${held.length} of 2 calls reached /hold within 60 s`);
+      await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    const full = await post(server.url, {authorization: `Bearer ${server.token}`});
+    assert.equal(full.status, 503);
+    assert.equal(full.headers.get('retry-after'), '10');
+    assert.match(
+      await errorText(full),
+      /^Too many sessions: 2 are open \(--maxSessions\) and every one is running a call\. End one \(DELETE \/mcp\) or retry when a call ends\.$/,
+    );
+    assert.doesNotMatch(server.stderr(), /closed to make room/);
+    released = true;
+    for (const res of held) {
+      res.writeHead(200, {'content-type': 'text/plain'}).end('released');
+    }
+    for (const result of await Promise.all(calls)) {
+      assert.equal(result.isError, false, result.text);
+      assert.match(result.text, /"released"/);
+    }
+    // Idle again: the next session evicts the one idle longest instead of getting 503.
+    const third = await server.connect();
+    assert.equal((await third.call('list_pages')).isError, false);
+    assert.match(server.stderr(), /closed to make room \(--maxSessions 2\): it was idle longest/);
+    await Promise.all([...sessions, third].map(s => s.close()));
   });
 });

@@ -3,14 +3,17 @@ import {after, before, describe, it} from 'node:test';
 
 import {
   cancellationTests,
+  HUNG_BOUND_S,
   type HungBrowser,
   PROMPT_MS,
   send,
+  startedWhile,
   startHungBrowser,
   textOf,
   track,
 } from '../support/hungPages.js';
 
+// With --pageCallTimeout HUNG_BOUND_S: the calls run out at that bound, and their errors name it.
 describe('--lanes page: a hung call ends at its bound, saying what its page does', {concurrency: true}, () => {
   let hb: HungBrowser;
   const pages = {healthy: 0, shot: 0, snapshot: 0, paused: 0};
@@ -18,7 +21,7 @@ describe('--lanes page: a hung call ends at its bound, saying what its page does
 
   before(async () => {
     // Every page up front: new_page waits for the page calls in flight, which here run to their bounds.
-    hb = await startHungBrowser('page');
+    hb = await startHungBrowser('page', true);
     pages.healthy = await hb.healthyPage();
     pages.shot = await hb.spinningPage();
     pages.snapshot = await hb.spinningPage();
@@ -32,12 +35,19 @@ describe('--lanes page: a hung call ends at its bound, saying what its page does
     await hb?.close();
   });
 
-  /** Runs `tool` on `pageId`; meanwhile a snapshot of the healthy page answers. Returns the hung call's text. */
+  /**
+   * Runs `tool` on `pageId`; once it runs, a snapshot of the healthy page
+   * starts before it ends (its lane is not held) and answers. Returns the hung call's text.
+   */
   async function hungCall(tool: string, pageId: number, args: Record<string, unknown> = {}): Promise<string> {
+    const before = hb.runs(tool, pageId);
     const hung = track(send(hb, tool, {pageId, ...args}));
-    const snapshot = await hb.mcp.call('take_snapshot', {pageId: pages.healthy});
+    await hb.running(tool, before, pageId);
+    const {result: snapshot, during} = await startedWhile(hb.mcp.stderr, 'take_snapshot', pages.healthy, hung, () =>
+      hb.mcp.call('take_snapshot', {pageId: pages.healthy}),
+    );
     assert.match(snapshot.text, /button "Press"/, snapshot.text);
-    assert.equal(hung.settled(), false, `${tool} on page ${pageId} ended before a snapshot of another page`);
+    assert.equal(during, true, `${tool} on page ${pageId} ended before a snapshot of another page started`);
     const ended = await hung.promise;
     assert.equal(ended.isError, true, textOf(ended));
     return textOf(ended);
@@ -45,20 +55,20 @@ describe('--lanes page: a hung call ends at its bound, saying what its page does
 
   it('take_screenshot of a page spinning in while(true)', async () => {
     const text = await hungCall('take_screenshot', pages.shot);
-    assert.match(text, /Chrome did not finish the screenshot within 60 s/, text);
+    assert.match(text, new RegExp(`Chrome did not finish the screenshot within ${HUNG_BOUND_S} s`), text);
     assert.match(text, new RegExp(`Page ${pages.shot} is busy: .* close_page`), text);
     assert.match(text, /take_screenshot gave up on it; calls on other pages were not held back/, text);
   });
 
   it('take_snapshot of a page spinning in while(true)', async () => {
     const text = await hungCall('take_snapshot', pages.snapshot);
-    assert.match(text, /The page did not answer the snapshot within 30 s/, text);
+    assert.match(text, new RegExp(`The page did not answer the snapshot within ${HUNG_BOUND_S} s`), text);
     assert.match(text, new RegExp(`Page ${pages.snapshot} is busy: .* close_page`), text);
   });
 
   it('evaluate_script on a page paused in the debugger', async () => {
     const text = await hungCall('evaluate_script', pages.paused, {function: '() => document.title'});
-    assert.match(text, /The script did not finish within 60 s/, text);
+    assert.match(text, new RegExp(`The script did not finish within ${HUNG_BOUND_S} s`), text);
     assert.match(
       text,
       new RegExp(`Page ${pages.paused} is paused in the debugger: .* Resume it there \\(Debugger.resume\\)`),

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {cancellationTests, PROMPT_MS, send, startHungBrowser, textOf, track} from '../support/hungPages.js';
+import {
+  cancellationTests,
+  HUNG_BOUND_S,
+  PROMPT_MS,
+  send,
+  startHungBrowser,
+  textOf,
+  track,
+} from '../support/hungPages.js';
 
 describe('--lanes server: cancelling a hung call', () => {
   // Every call waits for the one in flight.
@@ -16,7 +24,7 @@ describe('--lanes server: cancelling a hung call', () => {
 
 describe('--lanes server: a hung call ends at its bound, saying what its page does', () => {
   it('take_snapshot of a page spinning in while(true), with the call on another page after it', async () => {
-    const hb = await startHungBrowser('server');
+    const hb = await startHungBrowser('server', true);
     try {
       const healthy = await hb.healthyPage();
       const spinning = await hb.spinningPage();
@@ -25,7 +33,7 @@ describe('--lanes server: a hung call ends at its bound, saying what its page do
       await hb.running('take_snapshot', before);
       const other = track(send(hb, 'take_snapshot', {pageId: healthy}));
       const text = textOf(await hung.promise);
-      assert.match(text, /The page did not answer the snapshot within 30 s/, text);
+      assert.match(text, new RegExp(`The page did not answer the snapshot within ${HUNG_BOUND_S} s`), text);
       assert.match(text, new RegExp(`Page ${spinning} is busy: .* close_page`), text);
       assert.match(text, /calls on other pages waited for it; --lanes page runs them meanwhile/, text);
       assert.match(textOf(await other.promise), /button "Press"/);

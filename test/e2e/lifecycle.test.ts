@@ -226,6 +226,32 @@ describe('process lifecycle', () => {
     await mcp.close();
   });
 
+  it('says the profile is in use when a second server shares a --userDataDir, and names the pid', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'cdp-mcp-shared-profile-'));
+    const flags = TEST_FLAGS.filter(flag => flag !== '--isolated');
+    try {
+      const first = await startServer({args: [...flags, '--userDataDir', profile], replaceFlags: true});
+      assert.equal((await first.call('list_pages')).isError, false);
+      const chromes = await chromeOf(profile);
+      assert.ok(chromes.length, 'the first server launched Chrome on the profile');
+      const second = await startServer({args: [...flags, '--userDataDir', profile], replaceFlags: true});
+      const refused = await second.call('list_pages');
+      assert.equal(refused.isError, true);
+      const named = new RegExp(
+        `The Chrome profile ${profile.replace(/[.]/g, '\\.')} is in use by another Chrome \\(pid (\\d+)\\).*Use --isolated \\(a temporary profile\\) or --userDataDir with another folder`,
+      ).exec(refused.text);
+      assert.ok(named, refused.text);
+      assert.ok(chromes.includes(Number(named[1])), `pid ${named[1]} is the first server's Chrome`);
+      assert.doesNotMatch(refused.text, /exited during startup/);
+      // The first server's browser is untouched.
+      assert.match((await first.call('list_pages')).text, /^## Pages\n1: about:blank \[selected\]$/);
+      await second.close();
+      await first.close();
+    } finally {
+      rmSync(profile, {recursive: true, force: true});
+    }
+  });
+
   it('rejects bad flags at start with a clear message', async () => {
     const child = spawn(process.execPath, [SERVER_BIN, ...TEST_FLAGS, '--viewport', 'big'], {
       stdio: ['pipe', 'pipe', 'pipe'],

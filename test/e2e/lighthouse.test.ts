@@ -221,7 +221,7 @@ describe('lighthouse_audit', () => {
       function: `() => { window.open(${JSON.stringify(closing)}); return 1; }`,
     });
     let id: number | undefined;
-    for (let i = 0; i < 100 && id === undefined; i++) {
+    for (const end = Date.now() + 30_000; id === undefined && Date.now() < end;) {
       id = Number(/^(\d+): Closing /m.exec((await mcp.call('list_pages')).text)?.[1]) || undefined;
       await new Promise(resolve => setTimeout(resolve, 50));
     }

@@ -171,7 +171,10 @@ describe('--experimentalStructuredContent', () => {
       const [ours, theirs] = await Promise.all([callFull(pair.ours, name, args), callFull(pair.theirs, name, args)]);
       const normalize = (value: unknown): unknown =>
         JSON.parse(JSON.stringify(value).replace(PORTS, '127.0.0.1:<port>'));
-      assert.deepEqual(normalize(ours.structured), normalize(theirs.structured), name);
+      // Beyond the reference: evaluate_script's result is a field of its own, besides the message.
+      const {scriptResult, ...shared} = ours.structured ?? {};
+      assert.deepEqual(normalize(shared), normalize(theirs.structured), name);
+      assert.deepEqual(scriptResult, name === 'evaluate_script' ? 42 : undefined, name);
     }
   });
   it("validates every tool's structured content, successes and errors alike", async () => {
@@ -201,6 +204,11 @@ describe('--experimentalStructuredContent', () => {
     for (const [name, args] of calls) {
       await checked(name, args);
     }
+    const object = await checked('evaluate_script', {pageId: 1, function: '() => ({n: [1, 2], s: "x", none: null})'});
+    assert.deepEqual(object.structured?.['scriptResult'], {n: [1, 2], s: 'x', none: null});
+    const {tools} = await pair.ours.client.listTools();
+    const evaluate = tools.find(t => t.name === 'evaluate_script');
+    assert.ok(evaluate?.outputSchema?.properties?.['scriptResult'], 'outputSchema declares scriptResult');
     const failed = await checked('get_console_message', {pageId: 1, msgid: 999});
     assert.equal(failed.isError, true);
     assert.equal(typeof failed.structured?.['errorMessage'], 'string');

@@ -208,8 +208,8 @@ describe('mock_network_request / clear_network_mocks', () => {
       return r.text;
     };
     assert.match(
-      await bad({urlPattern: '/api/*'}),
-      /"\/api\/\*" is not a valid URL pattern \(.*\)\. Use URLPattern syntax with a full URL/,
+      await bad({urlPattern: 'https://exa mple.com/*'}),
+      /"https:\/\/exa mple\.com\/\*" is not a valid URL pattern \(.*\)\. Use a URL with wildcards such as "https:\/\/api\.example\.com\/users\/\*", "\*\*\/api\/price" \(any site\), a path/,
     );
     assert.match(
       await bad({urlPattern: 'https://x.test/*', body: 'a', bodyFilePath: join(dir, 'page.html')}),
@@ -232,5 +232,51 @@ describe('mock_network_request / clear_network_mocks', () => {
       clear.text,
       /^Error: No network mock with urlPattern https:\/\/nothing\.test\/\* in the default browser context\. Active patterns: .*\. Omit urlPattern to remove all mocks\.$/,
     );
+  });
+
+  it('takes patterns as agents write them: a path on the page origin, globs, a wildcard host on any port', async () => {
+    await mcp.call('clear_network_mocks', {pageId: 1});
+    await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/page')});
+    const origin = `http://127.0.0.1:${fixtures.port}`;
+    const cases: Array<[string, string, string | undefined]> = [
+      ['/api/users', '/api/users', `${origin}/api/users`],
+      ['**/api/other', '/api/other', '*://*:*/:_*/api/other'],
+      ['*/api/post', '/api/post', '*://*:*/:_*/api/post'],
+      ['*://*/api/limited', '/api/limited', '*://*:*/api/limited'],
+      [`${origin}/api/*`, '/api/users?page=2', undefined],
+    ];
+    for (const [urlPattern, path, matchedAs] of cases) {
+      const r = await mcp.call('mock_network_request', {
+        pageId: 1,
+        urlPattern,
+        status: 200,
+        body: `mocked ${urlPattern}`,
+      });
+      assert.equal(r.isError, false, r.text);
+      const lines = r.text.split('\n');
+      assert.equal(lines[1], matchedAs ? `Matched as the URLPattern ${matchedAs}.` : '## Network mocks', urlPattern);
+      const before = hits(path.split('?')[0] ?? path);
+      assert.equal(
+        await evaluate(mcp, 1, `() => get(${JSON.stringify(path)})`),
+        `200 text/plain; charset=utf-8 mocked ${urlPattern}`,
+      );
+      assert.equal(hits(path.split('?')[0] ?? path), before, `${urlPattern} kept ${path} from the server`);
+      await mcp.call('clear_network_mocks', {pageId: 1});
+    }
+    // Deeper paths match a ** glob too; a pattern for another origin says it cannot match this page's.
+    await mcp.call('mock_network_request', {pageId: 1, urlPattern: '**/users', status: 200, body: 'deep'});
+    assert.equal(await evaluate(mcp, 1, '() => get("/api/users")'), '200 text/plain; charset=utf-8 deep');
+    const elsewhere = await mcp.call('mock_network_request', {
+      pageId: 1,
+      urlPattern: 'https://api.example.test/*',
+      status: 200,
+    });
+    assert.match(
+      elsewhere.text,
+      new RegExp(
+        `\nNote: https://api\\.example\\.test/\\* can match no URL of this page's origin \\(${origin.replace(/[.]/g, '\\.')}\\): only requests to other origins are answered\\.`,
+      ),
+    );
+    await mcp.call('clear_network_mocks', {pageId: 1});
   });
 });

@@ -135,7 +135,7 @@ describe('pages and navigation', () => {
     });
     // window.open returns before the popup has loaded: poll (bounded) until it has.
     let list = await mcp.call('list_pages');
-    for (let i = 0; i < 100 && !/\n7: Two \(/.test(list.text); i++) {
+    for (const end = Date.now() + 30_000; !/\n7: Two \(/.test(list.text) && Date.now() < end;) {
       await new Promise(resolve => setTimeout(resolve, 20));
       list = await mcp.call('list_pages');
     }
@@ -144,7 +144,7 @@ describe('pages and navigation', () => {
     const selected = await mcp.call('select_page', {pageId: 7});
     assert.match(selected.text, /\n7: Two .*\[selected\]$/);
     await mcp.call('evaluate_script', {pageId: 1, function: '() => { window.w.close(); return true; }'});
-    for (let i = 0; i < 50 && /\n7: /.test(list.text); i++) {
+    for (const end = Date.now() + 30_000; /\n7: /.test(list.text) && Date.now() < end;) {
       await new Promise(resolve => setTimeout(resolve, 20));
       list = await mcp.call('list_pages');
     }

@@ -48,6 +48,18 @@ describe('send_cdp_command', () => {
         '```',
       ].join('\n'),
     );
+    // Agents send params as an object; the string form above keeps working. The schema says both.
+    const asObject = await mcp.call('send_cdp_command', {
+      pageId: 1,
+      method: 'Runtime.evaluate',
+      params: {expression: '6 * 7', returnByValue: true},
+    });
+    assert.equal(asObject.text, r.text);
+    const tool = (await mcp.client.listTools()).tools.find(t => t.name === 'send_cdp_command');
+    assert.deepEqual(
+      (tool?.inputSchema.properties?.['params'] as {anyOf?: Array<{type?: string}>}).anyOf?.map(s => s.type),
+      ['object', 'string'],
+    );
     const version = await send('Browser.getVersion', undefined, 'browser');
     assert.match(
       version.text,

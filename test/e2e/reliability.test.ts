@@ -190,7 +190,7 @@ describe('reliability', () => {
     });
     assert.equal(opener.isError, false, opener.text);
     let list = await mcp.call('list_pages');
-    for (let i = 0; i < 200 && !/\n\d+: [^\n]*$/.test(list.text); i++) {
+    for (const end = Date.now() + 30_000; !/\n\d+: [^\n]*$/.test(list.text) && Date.now() < end;) {
       await new Promise(resolve => setTimeout(resolve, 50));
       list = await mcp.call('list_pages');
     }

@@ -37,7 +37,7 @@ describe('remote browser behind a CDP WebSocket gateway', () => {
       // The gateway drops us and turns the next two handshakes away (a node restarting).
       proxy.refuseNext(2);
       proxy.dropAll();
-      for (let i = 0; i < 200 && !/dropped; reconnecting/.test(mcp.stderr()); i++) {
+      for (const end = Date.now() + 30_000; !/dropped; reconnecting/.test(mcp.stderr()) && Date.now() < end;) {
         await new Promise(resolve => setTimeout(resolve, 25));
       }
       assert.match(

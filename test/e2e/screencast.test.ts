@@ -60,7 +60,10 @@ async function closeItself(mcp: TestServer, id: number): Promise<void> {
     pageId: id,
     function: '() => { setTimeout(() => window.close(), 50); return true; }',
   });
-  for (let i = 0; i < 100 && (await mcp.call('list_pages')).text.includes(`\n${id}: `); i++) {
+  for (
+    const end = Date.now() + 30_000;
+    (await mcp.call('list_pages')).text.includes(`\n${id}: `) && Date.now() < end;
+  ) {
     await pause(50);
   }
   assert.doesNotMatch((await mcp.call('list_pages')).text, new RegExp(`\n${id}: `));
@@ -287,7 +290,7 @@ describe('screencast (legacy ffmpeg recorder)', () => {
       assert.equal((await findProcesses(running)).length, 1);
       await closeItself(mcp, id);
       // SIGKILL is immediate, but the process table may lag a moment.
-      for (let i = 0; i < 50 && (await findProcesses(running)).length; i++) {
+      for (const end = Date.now() + 30_000; (await findProcesses(running)).length && Date.now() < end;) {
         await pause(50);
       }
       assert.deepEqual(await findProcesses(running), []);

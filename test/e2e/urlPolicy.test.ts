@@ -14,6 +14,9 @@ describe('URL policy, header redaction and category flags', () => {
     fixtures = await new FixtureServer().start();
     other = await new FixtureServer().start();
     fixtures.route('/secret.json', {headers: {'content-type': 'application/json'}, body: '{"secret":true}'});
+    for (const path of ['/glob-blocked.json', '/v1/glob-blocked.json', '/wild-blocked.json', '/path-blocked.json']) {
+      fixtures.route(path, {headers: {'content-type': 'application/json'}, body: '{}'});
+    }
     fixtures.route('/ok.json', {
       headers: {'content-type': 'application/json', 'set-cookie': 'session=abc123'},
       body: '{"ok":true}',
@@ -40,6 +43,13 @@ describe('URL policy, header redaction and category flags', () => {
         '*://*:*/secret.json',
         '--blockedUrlPattern',
         `http://127.0.0.1:${fixtures.port}/forbidden*`,
+        // As people write them: a Playwright glob, a wildcard host without a port, a path.
+        '--blockedUrlPattern',
+        '**/glob-blocked.json',
+        '--blockedUrlPattern',
+        '*://*/wild-blocked.json',
+        '--blockedUrlPattern',
+        '/path-blocked.json',
         '--redactNetworkHeaders',
         '--categoryEmulation=false',
       ],
@@ -62,6 +72,24 @@ describe('URL policy, header redaction and category flags', () => {
     assert.ok(!fixtures.requests.some(req => req.url === '/secret.json'), 'the blocked URL never reached the server');
     const list = await mcp.call('list_network_requests', {pageId: 1});
     assert.match(list.text, /reqid=\d+ GET http:\/\/127\.0\.0\.1:\d+\/secret\.json \[net::ERR_INTERNET_DISCONNECTED\]/);
+  });
+
+  it('takes globs, a wildcard host on any port and paths as patterns', async () => {
+    const paths = [
+      '/glob-blocked.json',
+      '/v1/glob-blocked.json',
+      '/wild-blocked.json',
+      '/path-blocked.json',
+      '/ok.json',
+    ];
+    const r = await mcp.call('evaluate_script', {
+      pageId: 1,
+      function: `() => Promise.all(${JSON.stringify(paths)}.map(u => fetch(u).then(() => 'loaded', () => 'blocked')))`,
+    });
+    assert.match(r.text, /\["blocked","blocked","blocked","blocked","loaded"\]/);
+    for (const path of paths.slice(0, -1)) {
+      assert.ok(!fixtures.requests.some(req => req.url === path), `${path} never reached the server`);
+    }
   });
 
   it('refuses a blocked navigation with a clear message', async () => {

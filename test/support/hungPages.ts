@@ -22,10 +22,10 @@ export interface HungBrowser {
   spinningPage(): Promise<number>;
   /** Opens a page and pauses it in the debugger from another CDP client (a `debugger;` statement). */
   pausedPage(): Promise<{pageId: number; resume(): Promise<void>}>;
-  /** How many calls of `tool` the server has started running (its debug log). */
-  runs(tool: string): number;
-  /** Resolves once the server has started running more than `than` calls of `tool`. */
-  running(tool: string, than: number): Promise<void>;
+  /** How many calls of `tool` (on `pageId`, when given) the server has started running (its debug log). */
+  runs(tool: string, pageId?: number): number;
+  /** Resolves once the server has started running more than `than` calls of `tool` (on `pageId`, when given). */
+  running(tool: string, than: number, pageId?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,12 +42,63 @@ export async function until(check: () => boolean, what: string, ms = 60_000): Pr
 
 let pages = 0;
 
-export async function startHungBrowser(lanes: 'server' | 'page'): Promise<HungBrowser> {
+/**
+ * The bound (--pageCallTimeout, seconds) of the servers whose tests wait for
+ * a hung call to run out: its error names it. Far above what a page that
+ * answers takes, even with two CPU burners beside the test.
+ */
+export const HUNG_BOUND_S = 5;
+
+/** How many lines of the server's debug log say that `tool` started running (on `pageId`, when given). */
+export function countRuns(stderr: string, tool: string, pageId?: number): number {
+  const line = new RegExp(`${tool} runs \\(session \\d+${pageId === undefined ? '' : `, page ${pageId}\\)`}`, 'g');
+  return stderr.match(line)?.length ?? 0;
+}
+
+/**
+ * Runs `call` (a call of `tool` on `pageId`, or on none) and tells whether the server
+ * started running it while `other` was still in flight: the state that shows
+ * a lane did not hold it back (under a lock it would start only once `other`
+ * ended), whatever either call's length. `stderr`: the server's debug log.
+ */
+export async function startedWhile<T>(
+  stderr: () => string,
+  tool: string,
+  pageId: number | undefined,
+  other: {settled: () => boolean},
+  call: () => Promise<T>,
+): Promise<{result: T; during: boolean}> {
+  const before = countRuns(stderr(), tool, pageId);
+  const result = call();
+  let during = false;
+  await until(
+    () => {
+      during = !other.settled();
+      return countRuns(stderr(), tool, pageId) > before;
+    },
+    `the server to run ${tool}${pageId === undefined ? '' : ` on page ${pageId}`}`,
+    CALL_TIMEOUT_MS,
+  );
+  return {result: await result, during};
+}
+
+/**
+ * A server attached to a Chromium of the test's own. `bounded`: with
+ * --pageCallTimeout HUNG_BOUND_S, for tests that wait for hung calls to run
+ * out (without it they run out at the real bounds, 30 and 60 s).
+ */
+export async function startHungBrowser(lanes: 'server' | 'page', bounded = false): Promise<HungBrowser> {
   const fixtures = await new FixtureServer().start();
   const chromium = await startChromium();
   const sockets: ws[] = [];
   const mcp = await startServer({
-    args: ['--browserUrl', `http://127.0.0.1:${chromium.port}`, '--lanes', lanes],
+    args: [
+      '--browserUrl',
+      `http://127.0.0.1:${chromium.port}`,
+      '--lanes',
+      lanes,
+      ...(bounded ? ['--pageCallTimeout', String(HUNG_BOUND_S)] : []),
+    ],
     replaceFlags: true,
     env: {CDP_MCP_DEBUG: '1'},
   });
@@ -112,13 +163,9 @@ export async function startHungBrowser(lanes: 'server' | 'page'): Promise<HungBr
         },
       };
     },
-    runs: tool => mcp.stderr().split(`${tool} runs (session`).length - 1,
-    async running(tool, than) {
-      await until(
-        () => mcp.stderr().split(`${tool} runs (session`).length - 1 > than,
-        `the server to run ${tool}`,
-        CALL_TIMEOUT_MS,
-      );
+    runs: (tool, pageId) => countRuns(mcp.stderr(), tool, pageId),
+    async running(tool, than, pageId) {
+      await until(() => countRuns(mcp.stderr(), tool, pageId) > than, `the server to run ${tool}`, CALL_TIMEOUT_MS);
     },
     async close() {
       for (const socket of sockets) {
@@ -134,10 +181,10 @@ export async function startHungBrowser(lanes: 'server' | 'page'): Promise<HungBr
 export type CallToolResult = Awaited<ReturnType<HungBrowser['mcp']['client']['callTool']>>;
 
 /**
- * Far below every bound a hung call waits out (30 s for a snapshot, 60 s for a
- * screenshot or a script): a call that waited for a cancelled one to reach
- * its bound fails here, while a machine with two CPU burners beside it
- * answers a call on a healthy page in a few seconds.
+ * Far below every bound a hung call waits out without --pageCallTimeout (30 s
+ * for a snapshot, 60 s for a screenshot or a script): a call that waited for
+ * a cancelled one to reach its bound fails here, while a machine with two CPU
+ * burners beside it answers a call on a healthy page in a few seconds.
  */
 export const PROMPT_MS = 20_000;
 

@@ -11,6 +11,7 @@ import {UrlPolicy} from '../network/urlPolicy.js';
 import {adoptNonPage, InternalPages, letGo} from './attachedTargets.js';
 import {BrowserContexts} from './browserContexts.js';
 import {Page} from './Page.js';
+import {DEFAULT_PAGE_BOUNDS, type PageBounds} from './pageBounds.js';
 import {isPageTarget, type PageTargetOptions} from './pageTargets.js';
 
 /** Process-wide page id counter: ids are never reused, not even across reconnects. */
@@ -78,6 +79,7 @@ export class Browser {
     readonly urlPolicy: UrlPolicy,
     downloads: DownloadOptions,
     readonly pageTargets: PageTargetOptions,
+    readonly pageBounds: PageBounds,
   ) {
     this.extensionWorkers = new ExtensionWorkers(connection);
     this.mocks = new BrowserMocks(urlPolicy);
@@ -96,12 +98,13 @@ export class Browser {
     urlPolicy: UrlPolicy = new UrlPolicy([], []),
     downloads: DownloadOptions = {dir: DEFAULT_DOWNLOADS_DIR},
     pageTargets: PageTargetOptions = {},
+    pageBounds: PageBounds = DEFAULT_PAGE_BOUNDS,
   ): Promise<Browser> {
     const {transport} = endpoint;
     const connection = transport.pipe
       ? new CdpConnection(transport.pipe)
       : await CdpConnection.connect(transport.wsUrl, wsHeaders);
-    const browser = new Browser(connection, endpoint, urlPolicy, downloads, pageTargets);
+    const browser = new Browser(connection, endpoint, urlPolicy, downloads, pageTargets, pageBounds);
     try {
       await browser.#init();
     } catch (error) {
@@ -199,6 +202,7 @@ export class Browser {
       contextName,
       this.urlPolicy,
       this.mocks.forContext(targetInfo.browserContextId),
+      this.pageBounds,
     );
     page.ownerId = this.#ownerFor(targetInfo);
     this.#pages.set(targetInfo.targetId, page);

@@ -8,6 +8,7 @@ import {debug, warn} from '../../util/logger.js';
 import type {FolderCheck} from '../downloads/downloads.js';
 import {UrlPolicy} from '../network/urlPolicy.js';
 import type {Browser} from './Browser.js';
+import {pageBoundsFor} from './pageBounds.js';
 
 /** Waits between attempts to reach an attached browser the first time (a typo should fail fast). */
 const FIRST_CONNECT_BACKOFF_MS = [250, 500];
@@ -179,6 +180,7 @@ export class BrowserManager {
         this.urlPolicy,
         {dir: c.downloadsDir, check: this.checkFolder},
         {devtools: c.experimentalDevtools, includeAllPages: c.experimentalIncludeAllPages},
+        pageBoundsFor(c.pageCallTimeout),
       );
     } catch (error) {
       await endpoint.kill();

@@ -10,6 +10,7 @@ import {UrlPolicy} from '../network/urlPolicy.js';
 import type {ScreenRecorder} from '../recording/ScreenRecorder.js';
 import {type OpenDialog, PageDialogs} from './dialogs.js';
 import {PageFrames} from './frames.js';
+import {DEFAULT_PAGE_BOUNDS, type PageBounds} from './pageBounds.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
 
@@ -155,6 +156,8 @@ export class Page {
     readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
     /** The network mocks of the page's browser context. */
     readonly mocks: MockSet = new MockSet(urlPolicy),
+    /** How long calls wait for the page when it does not answer (--pageCallTimeout). */
+    readonly bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
   ) {
     trackLive('page', this);
     this.url = targetInfo.url;

@@ -7,6 +7,16 @@ import {crashError, type DialogType, type OpenDialog, type Page} from './Page.js
 /** After loading stops with no commit, how long a late commit may still come. */
 const STOPPED_WITHOUT_COMMIT_GRACE_MS = 50;
 
+/**
+ * Most dialogs one action answers by its policy. A page that opens dialogs in
+ * a loop (`for (;;) alert()` in evaluate_script) would otherwise trade dialog
+ * events and answers with the server for the action's whole bound (60 s for a
+ * script), keeping Chrome and the server busy for every other page. Past this
+ * many the next dialog is left open: it pauses the page's scripts (the loop
+ * costs nothing more), and the action ends with an error that names the loop.
+ */
+export const MAX_ANSWERED_DIALOGS = 20;
+
 /** What to do with a dialog opened during the action: an action per type, or one for all. */
 export type DialogPolicy = string | Partial<Record<DialogType, string>>;
 
@@ -22,6 +32,8 @@ export class NavigationWatcher {
   /** Resolves with the error to end every wait with when the page's renderer crashes. */
   readonly crashed = deferred<Error>();
   #committedLoader: string | undefined;
+  #answeredDialogs = 0;
+  #dialogLoop = false;
   #expectedLoader: string | undefined;
   readonly #loaderBefore: string;
   readonly #off: Array<() => void> = [];
@@ -142,10 +154,12 @@ export class NavigationWatcher {
   #onDialog(params: Protocol.Page.JavascriptDialogOpeningEvent, policy: DialogPolicy | undefined): void {
     const dialog: OpenDialog = {type: params.type, message: params.message, defaultPrompt: params.defaultPrompt};
     const action = typeof policy === 'string' ? policy : policy?.[params.type];
-    if (action === undefined) {
+    if (action === undefined || this.#answeredDialogs >= MAX_ANSWERED_DIALOGS) {
+      this.#dialogLoop = action !== undefined;
       this.dialog.resolve(dialog);
       return;
     }
+    this.#answeredDialogs++;
     const accept = action !== 'dismiss';
     const promptText = action !== 'accept' && action !== 'dismiss' ? action : undefined;
     // Through the page's dialogs: it stops counting as open at once (the page guard does not
@@ -155,6 +169,11 @@ export class NavigationWatcher {
       .catch(error => debug('answering a dialog failed', errorMessage(error)));
     // A prompt accepted with a text reports the text; other dialogs ignore it (accepted).
     this.onDialogHandled?.(dialog, action === 'dismiss' ? 'dismiss' : dialog.type === 'prompt' ? action : 'accept');
+  }
+
+  /** Whether the action's dialogs came in a loop: MAX_ANSWERED_DIALOGS answered, the next one left open (`dialog`). */
+  get dialogLoop(): boolean {
+    return this.#dialogLoop;
   }
 
   #sameDocument = false;

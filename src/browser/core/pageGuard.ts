@@ -79,10 +79,11 @@ function watchDialogs(
   }, DIALOG_POLL_MS);
 }
 
-function withArticle(word: string): string {
+/** "an alert", "a confirm". */
+export function withArticle(word: string): string {
   return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
-function capitalize(text: string): string {
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

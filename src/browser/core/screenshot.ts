@@ -2,24 +2,22 @@ import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpTimeoutError} from '../../cdp/errors.js';
 import {type CallControl, NO_CALL_CONTROL} from '../../util/progress.js';
 import type {Page} from './Page.js';
+import {secondsText} from './pageBounds.js';
 
-/**
- * Bound of the capture itself. Chrome answers Page.captureScreenshot only
- * once the renderer has produced a frame: never while the page's main thread
- * spins (`while (true)`), and only after many seconds for a huge full page
- * (tens of thousands of pixels high, a 100 MB image). Generous, as a big
- * full page on a loaded machine legitimately takes tens of seconds; the call
- * holds only its page's lane with --lanes page, and a client's cancellation
- * ends it at once whatever the bound.
+/*
+ * Bounds (page.bounds, --pageCallTimeout): the capture itself has the bound of
+ * the page's work. Chrome answers Page.captureScreenshot only once the
+ * renderer has produced a frame: never while the page's main thread spins
+ * (`while (true)`), and only after many seconds for a huge full page (tens of
+ * thousands of pixels high, a 100 MB image). Generous by default (60 s), as a
+ * big full page on a loaded machine legitimately takes tens of seconds; the
+ * call holds only its page's lane with --lanes page, and a client's
+ * cancellation ends it at once whatever the bound. Each question asked before
+ * the capture (layout size, window size, the element's box) has the bound of
+ * the page's answers (30 s by default): the main thread answers them in
+ * milliseconds, so it only ever runs out on a page whose scripts do not
+ * yield, and the capture after them would wait for the same thread.
  */
-const CAPTURE_TIMEOUT_MS = 60_000;
-/**
- * Bound of each question asked before the capture (layout size, window size,
- * the element's box): the main thread answers them in milliseconds, so the
- * default command bound (30 s) only ever runs out on a page whose scripts do
- * not yield, and the capture after them would wait for the same thread.
- */
-const PAGE_QUERY_TIMEOUT_MS = 30_000;
 
 export interface ScreenshotRequest {
   format: 'png' | 'jpeg' | 'webp';
@@ -53,7 +51,7 @@ export async function captureScreenshot(
   {signal}: CallControl = NO_CALL_CONTROL,
 ): Promise<string> {
   const session = page.session;
-  const query = {timeout: PAGE_QUERY_TIMEOUT_MS, signal};
+  const query = {timeout: page.bounds.answerMs, signal};
   let clip: Clip | undefined;
   if (request.uid) {
     const element = await page.getElements().resolve(request.uid);
@@ -75,22 +73,24 @@ export async function captureScreenshot(
         // A clip outside the viewport (an element, the full page) needs the area beyond it.
         ...(clip ? {clip, captureBeyondViewport: true} : {}),
       },
-      {timeout: CAPTURE_TIMEOUT_MS, signal},
+      {timeout: page.bounds.workMs, signal},
     );
     return data;
   } catch (error) {
-    throw error instanceof CdpTimeoutError ? new Error(captureTimeoutMessage(request, clip), {cause: error}) : error;
+    throw error instanceof CdpTimeoutError
+      ? new Error(captureTimeoutMessage(request, clip, page.bounds.workMs), {cause: error})
+      : error;
   }
 }
 
 /** What to do when Chrome did not deliver the image in time (the pipeline adds what the page is doing). */
-function captureTimeoutMessage(request: ScreenshotRequest, clip: Clip | undefined): string {
-  const seconds = CAPTURE_TIMEOUT_MS / 1000;
+function captureTimeoutMessage(request: ScreenshotRequest, clip: Clip | undefined, boundMs: number): string {
+  const seconds = secondsText(boundMs);
   if (!clip || request.uid) {
-    return `Chrome did not finish the screenshot within ${seconds} s: the page did not produce a frame (its scripts may not yield).`;
+    return `Chrome did not finish the screenshot within ${seconds}: the page did not produce a frame (its scripts may not yield).`;
   }
   const size = `${Math.round(clip.width * clip.scale)}x${Math.round(clip.height * clip.scale)} px`;
-  return `Chrome did not finish the full-page screenshot (${size}) within ${seconds} s. Capture less: the viewport (without fullPage), one element (uid), or a smaller image with --screenshotMaxWidth/--screenshotMaxHeight.`;
+  return `Chrome did not finish the full-page screenshot (${size}) within ${seconds}. Capture less: the viewport (without fullPage), one element (uid), or a smaller image with --screenshotMaxWidth/--screenshotMaxHeight.`;
 }
 
 /**

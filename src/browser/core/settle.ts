@@ -2,8 +2,9 @@ import {abortable, errorMessage, throwIfCancelled, withTimeout} from '../../util
 import {debug} from '../../util/logger.js';
 import type {ProgressReporter} from '../../util/progress.js';
 import {cpuSlowdown, navigationSlowdown} from '../emulation/emulationState.js';
-import {type DialogPolicy, NavigationWatcher} from './navigationWatcher.js';
+import {type DialogPolicy, MAX_ANSWERED_DIALOGS, NavigationWatcher} from './navigationWatcher.js';
 import type {OpenDialog, Page} from './Page.js';
+import {capitalize, withArticle} from './pageGuard.js';
 import {probeCall} from './probe.js';
 
 export const NAVIGATION_TIMEOUT_MS = 10_000;
@@ -91,7 +92,7 @@ export async function runAndSettle<T>(
     const outcome = await act(action, watcher, crashed, signal);
     if (outcome.kind === 'dialog') {
       result.dialog = outcome.d;
-      return {value: undefined, settle: finish(page, urlBefore, result, watcher.committed, options)};
+      return {value: undefined, settle: finish(page, urlBefore, result, watcher, options)};
     }
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
@@ -105,7 +106,7 @@ export async function runAndSettle<T>(
     } else if (watcher.started.settled && !watcher.sameDocument) {
       await awaitNewDocument(watcher, crashed, navTimeout, result, options);
     }
-    return {value: outcome.v, settle: finish(page, urlBefore, result, watcher.committed, options)};
+    return {value: outcome.v, settle: finish(page, urlBefore, result, watcher, options)};
   } finally {
     watcher.dispose();
   }
@@ -212,17 +213,23 @@ function finish(
   page: Page,
   urlBefore: string,
   result: SettleResult,
-  committed: boolean,
+  watcher: NavigationWatcher,
   options: SettleOptions,
 ): SettleResult {
-  if (result.dialog && options.navigationMustFinish && !committed) {
+  if (result.dialog && watcher.dialogLoop) {
+    const {type, message} = result.dialog;
+    throw new Error(
+      `The page opens dialogs in a loop: ${MAX_ANSWERED_DIALOGS} were answered during this call and the next, ${withArticle(type)} ("${message}"), is left open, which pauses the page's scripts (so the loop stops costing the other pages). Answer it with handle_dialog (the loop will likely open another), or stop the page with navigate_page or close_page.`,
+    );
+  }
+  if (result.dialog && options.navigationMustFinish && !watcher.committed) {
     // The dialog pauses the old document: the navigation waits behind it (and an
     // alert() loop reopens one as soon as Chrome closes the last), so it did not happen.
     // Stop it, so that it does not happen later either (it would once the dialogs are answered).
     void page.session.trySend('Page.stopLoading');
     const {type, message} = result.dialog;
     throw new Error(
-      `${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} dialog ("${message}") is open on the page and holds the navigation back, so the page did not navigate. Call handle_dialog, then retry`,
+      `${capitalize(withArticle(type))} dialog ("${message}") is open on the page and holds the navigation back, so the page did not navigate. Call handle_dialog, then retry`,
     );
   }
   if (page.url !== urlBefore) {

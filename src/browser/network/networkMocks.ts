@@ -10,11 +10,14 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug} from '../../util/logger.js';
-import {compileRequestPattern, fetchGlob, type UrlMatcher} from './urlPattern.js';
+import {compileRequestPattern, fetchGlob, reachesOrigin, type UrlMatcher} from './urlPattern.js';
 import type {UrlPolicy} from './urlPolicy.js';
 
 export interface MockSpec {
+  /** As the caller wrote it (clear_network_mocks takes it back). */
   urlPattern: string;
+  /** The origin a path pattern is relative to: the calling page's. */
+  origin?: string;
   /** Upper-case; undefined matches every method. */
   method?: string;
   status: number;
@@ -26,6 +29,10 @@ export interface MockSpec {
 
 export interface NetworkMock extends MockSpec {
   readonly id: number;
+  /** The pattern in URLPattern syntax, as matched (globs and a path rewritten). */
+  readonly matchedAs: string;
+  /** False when the pattern can match no URL of `origin`. */
+  readonly reachesOrigin: boolean;
   /** Requests answered so far. */
   used: number;
 }
@@ -58,8 +65,16 @@ export class MockSet {
 
   /** Adds a mock (newer mocks win over older ones) and makes every session pause for it. */
   async add(spec: MockSpec): Promise<NetworkMock> {
-    const matcher = await compileRequestPattern(spec.urlPattern);
-    const mock: LiveMock = {...spec, id: nextMockId++, used: 0, matcher, glob: fetchGlob(matcher)};
+    const matcher = await compileRequestPattern(spec.urlPattern, spec.origin);
+    const mock: LiveMock = {
+      ...spec,
+      id: nextMockId++,
+      used: 0,
+      matcher,
+      glob: fetchGlob(matcher),
+      matchedAs: matcher.source,
+      reachesOrigin: spec.origin === undefined || reachesOrigin(matcher, spec.origin),
+    };
     this.#mocks = [mock, ...this.#mocks];
     await this.#sync();
     return mock;

@@ -4,7 +4,7 @@
  * the Fetch domain filters on, so that Chrome pauses only requests that may
  * match. The glob is a superset; the pattern itself decides.
  */
-import {urlPatternClass} from '../../util/urlPattern.js';
+import {normalizeUrlPattern, urlPatternClass} from '../../util/urlPattern.js';
 
 export interface UrlMatcher {
   test(url: string): boolean;
@@ -19,16 +19,35 @@ interface Components {
   search: string;
 }
 
-/** Compiles a pattern; throws with a message that says how to write one. */
-export async function compileRequestPattern(pattern: string): Promise<UrlMatcher & Components> {
+/** A compiled request pattern and the URLPattern text it was compiled from. */
+export type RequestPattern = UrlMatcher & Components & {source: string};
+
+/**
+ * Compiles a pattern as people write it (normalizeUrlPattern: globs, a path
+ * relative to `origin`, URLPattern); throws with a message that says how to
+ * write one.
+ */
+export async function compileRequestPattern(pattern: string, origin?: string): Promise<RequestPattern> {
   const URLPattern = urlPatternClass();
+  const source = normalizeUrlPattern(pattern, origin);
   try {
-    return new URLPattern(pattern);
+    return Object.assign(new URLPattern(source), {source});
   } catch (error) {
     throw new Error(
-      `"${pattern}" is not a valid URL pattern (${error instanceof Error ? error.message : String(error)}). Use URLPattern syntax with a full URL, such as "https://api.example.com/users/*" or "*://*/*.json".`,
+      `"${pattern}" is not a valid URL pattern (${error instanceof Error ? error.message : String(error)}). Use a URL with wildcards such as "https://api.example.com/users/*", "**/api/price" (any site), a path such as "/api/price" (the page's origin), or URLPattern syntax.`,
       {cause: error},
     );
+  }
+}
+
+/** Whether the pattern can match some URL of `origin` (its scheme, host and port), whatever the path. */
+export function reachesOrigin(pattern: Components, origin: string): boolean {
+  const URLPattern = urlPatternClass();
+  try {
+    const {protocol, hostname, port} = pattern;
+    return new URLPattern({protocol, hostname, port}).test(`${origin}/`);
+  } catch {
+    return true;
   }
 }
 
@@ -47,6 +66,13 @@ export function componentGlob(component: string): string {
       out += '*';
     }
   };
+  // A group made optional (`/:rest*`, `/(\\d+)?`) takes its `/` or `.` prefix with it.
+  const optionalGroup = (next: number) => {
+    if (/[*?]/.test(component[next] ?? '') && /[/.]$/.test(out) && !out.endsWith('\\.')) {
+      out = out.slice(0, -1);
+    }
+    star();
+  };
   for (let i = 0; i < component.length; i++) {
     const c = component[i] ?? '';
     if (c === '\\' && i + 1 < component.length) {
@@ -56,7 +82,7 @@ export function componentGlob(component: string): string {
       while (/[\p{ID_Continue}$_\u200C\u200D]/u.test(component[i + 1] ?? '')) {
         i++;
       }
-      star();
+      optionalGroup(i + 1);
     } else if (c === '(' || c === '{') {
       const close = c === '(' ? ')' : '}';
       let depth = 1;
@@ -70,7 +96,7 @@ export function componentGlob(component: string): string {
           depth--;
         }
       }
-      star();
+      optionalGroup(i + 1);
     } else if (c === '*' || c === '?' || c === '+') {
       star();
     } else {

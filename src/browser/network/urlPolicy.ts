@@ -1,7 +1,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug} from '../../util/logger.js';
-import {parseUrlPatternFlag} from '../../util/urlPattern.js';
+import {normalizeUrlPattern, parseUrlPatternFlag} from '../../util/urlPattern.js';
 import {BlockedLog, watchBlocked} from './blockedLog.js';
 
 type Conditions = Protocol.Network.NetworkConditions;
@@ -31,11 +31,17 @@ export class UrlPolicy {
   /** What the policy blocked that pages and workers started by themselves. */
   readonly blocked = new BlockedLog();
   #matchers: Promise<{blocked: Matcher[]; allowed: Matcher[]}> | undefined;
+  /** The patterns in URLPattern syntax, as Chrome's rules take them (globs and paths rewritten). */
+  readonly #chromeBlocked: readonly string[];
+  readonly #chromeAllowed: readonly string[];
 
   constructor(
     readonly blockedPatterns: readonly string[],
     readonly allowedPatterns: readonly string[],
-  ) {}
+  ) {
+    this.#chromeBlocked = blockedPatterns.map(pattern => normalizeUrlPattern(pattern));
+    this.#chromeAllowed = allowedPatterns.map(pattern => normalizeUrlPattern(pattern));
+  }
 
   get active(): boolean {
     return this.blockedPatterns.length > 0 || this.allowedPatterns.length > 0;
@@ -64,9 +70,9 @@ export class UrlPolicy {
    */
   rules(throttle: Throttle | undefined): Conditions[] {
     const offline: Conditions = {urlPattern: '', ...NO_THROTTLE, offline: true};
-    const rules: Conditions[] = this.blockedPatterns.map(urlPattern => ({...offline, urlPattern}));
-    if (this.allowedPatterns.length > 0) {
-      rules.push(...this.allowedPatterns.map(urlPattern => ({urlPattern, ...(throttle ?? NO_THROTTLE)})));
+    const rules: Conditions[] = this.#chromeBlocked.map(urlPattern => ({...offline, urlPattern}));
+    if (this.#chromeAllowed.length > 0) {
+      rules.push(...this.#chromeAllowed.map(urlPattern => ({urlPattern, ...(throttle ?? NO_THROTTLE)})));
       rules.push(offline);
     } else if (throttle) {
       rules.push({urlPattern: '', ...throttle});

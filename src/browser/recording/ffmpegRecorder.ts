@@ -61,6 +61,8 @@ export class FfmpegScreenRecorder implements ScreenRecorder {
   /** The last frame, its timestamp (s) and when it arrived (ms); repeated until the next one. */
   #last: {png: Buffer; timestamp: number; arrivedAt: number} | undefined;
   #start: number | undefined;
+  /** When we asked Chrome for frames (ms, our clock). */
+  #startedAt = 0;
   #written = 0;
 
   private constructor(
@@ -110,6 +112,7 @@ export class FfmpegScreenRecorder implements ScreenRecorder {
       }
     });
     try {
+      recorder.#startedAt = Date.now();
       await session.send('Page.startScreencast', {format: 'png'}, RECORDING_COMMAND_TIMEOUT_MS);
     } catch (error) {
       recorder.abandon();
@@ -128,8 +131,7 @@ export class FfmpegScreenRecorder implements ScreenRecorder {
     try {
       if (this.#last) {
         // Hold the last frame until now (at least once), then let ffmpeg finish.
-        const elapsed = (Date.now() - this.#last.arrivedAt) / 1000;
-        this.#write(this.#last.png, Math.max(1, Math.round(elapsed * this.fps)));
+        this.#write(this.#last.png, Math.max(1, this.#wallFrames() - this.#written));
       }
       this.process.stdin.end();
       const code = await withTimeout(
@@ -159,14 +161,31 @@ export class FfmpegScreenRecorder implements ScreenRecorder {
     void this.session.trySend('Page.stopScreencast', {}, RECORDING_COMMAND_TIMEOUT_MS);
   }
 
-  /** Writes the previous frame as often as the time until this one spans at the constant rate. */
+  /**
+   * Writes the previous frame as often as the time until this one spans at
+   * the constant rate. The video starts when the recording did: Chrome's first
+   * frame is the page's last drawn one, which on a page that draws seldom is
+   * older than the recording. Its time on Chrome's clock comes from the second
+   * frame (Chrome's clock and ours may differ): that frame came
+   * `now - startedAt` after the start, less its delivery, so the start is at
+   * most that long before it.
+   */
   #onFrame(png: Buffer, timestamp: number): void {
     if (this.#last) {
-      const start = (this.#start ??= this.#last.timestamp);
-      const frames = Math.round((timestamp - start) * this.fps) - Math.round((this.#last.timestamp - start) * this.fps);
-      this.#write(this.#last.png, Math.max(0, frames));
+      const start = (this.#start ??= Math.max(this.#last.timestamp, timestamp - (Date.now() - this.#startedAt) / 1000));
+      const from = Math.max(this.#last.timestamp, start);
+      const frames = Math.round((timestamp - start) * this.fps) - Math.round((from - start) * this.fps);
+      // Never ahead of the time recorded so far on our clock: Chrome's frame
+      // times may run ahead of it on a starved machine, and the video would
+      // come out longer than the recording.
+      this.#write(this.#last.png, Math.max(0, Math.min(frames, this.#wallFrames() - this.#written)));
     }
     this.#last = {png, timestamp, arrivedAt: Date.now()};
+  }
+
+  /** How many frames the time since the recording started spans at the constant rate. */
+  #wallFrames(): number {
+    return Math.round(((Date.now() - this.#startedAt) / 1000) * this.fps);
   }
 
   #write(png: Buffer, times: number): void {

@@ -4,11 +4,9 @@ import {CdpTimeoutError} from '../../cdp/errors.js';
 import {PageQuoteError} from '../../util/pageQuote.js';
 import {type CallControl, NO_CALL_CONTROL} from '../../util/progress.js';
 import type {Page} from '../core/Page.js';
+import {secondsText} from '../core/pageBounds.js';
 import {runAndSettle, type SettleResult} from '../core/settle.js';
 import {exceptionMessage} from './exceptions.js';
-
-/** Bound of one script run; a script that never settles must not hold the server forever. */
-export const EVALUATE_TIMEOUT_MS = 60_000;
 
 /** What evaluate_script runs. */
 export interface EvaluationRequest {
@@ -31,7 +29,9 @@ export interface EvaluationResult {
 /**
  * Runs a function or script in the page and waits for what it caused. A
  * page exception becomes the error's message; a script that does not finish
- * in time gets an actionable message (it may go on running in the page).
+ * in time (page.bounds.workMs: 60 s, or --pageCallTimeout; a script that
+ * never settles must not hold its lane or the server forever) gets an
+ * actionable message (it may go on running in the page).
  */
 export async function evaluateInPage(
   page: Page,
@@ -55,13 +55,13 @@ export async function evaluateInPage(
           awaitPromise: true,
           returnByValue: true,
         },
-        {timeout: EVALUATE_TIMEOUT_MS, signal},
+        {timeout: page.bounds.workMs, signal},
       );
     }
     return session.send(
       'Runtime.evaluate',
       {expression: evaluationExpression(code, format), awaitPromise: true, returnByValue: true, userGesture: true},
-      {timeout: EVALUATE_TIMEOUT_MS, signal},
+      {timeout: page.bounds.workMs, signal},
     );
   };
   return settled(page, run, request.dialogAction, request.waitForStableDom, signal);
@@ -94,7 +94,7 @@ export async function evaluateInWorker(
         awaitPromise: true,
         returnByValue: true,
       },
-      {timeout: EVALUATE_TIMEOUT_MS, signal},
+      {timeout: page.bounds.workMs, signal},
     );
   return settled(page, run, request.dialogAction, false, signal);
 }
@@ -112,7 +112,7 @@ async function settled(
     (error: unknown) => {
       if (error instanceof CdpTimeoutError) {
         throw new Error(
-          `The script did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s and was abandoned (it may still run in the page). Return sooner, e.g. without waiting on long timers, or split the work into several calls.`,
+          `The script did not finish within ${secondsText(page.bounds.workMs)} and was abandoned (it may still run in the page). Return sooner, e.g. without waiting on long timers, or split the work into several calls.`,
           {cause: error},
         );
       }

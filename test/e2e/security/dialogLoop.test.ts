@@ -152,4 +152,32 @@ describe('alert() loops', () => {
     const opener = await mcp.call('take_snapshot', {pageId: 1});
     assert.equal(opener.isError, false, opener.text);
   });
+
+  it('stops answering the alerts of an endless loop in evaluate_script: the call names the loop, the next alert stays open', async () => {
+    // MAX_ANSWERED_DIALOGS in src/browser/core/navigationWatcher.ts.
+    const max = 20;
+    const opened = await mcp.call('new_page', {url: fixtures.url('/other')});
+    const pageId = Number(/(\d+): Other .*\[selected\]/.exec(opened.text)?.[1]);
+    assert.ok(pageId > 1, opened.text);
+    const looped = await mcp.call('evaluate_script', {
+      pageId,
+      function: '() => { for (let i = 1; ; i++) alert("again " + i); }',
+    });
+    assert.equal(looped.isError, true, looped.text);
+    assert.match(
+      looped.text,
+      new RegExp(
+        `The page opens dialogs in a loop: ${max} were answered during this call and the next, an alert \\("again ${max + 1}"\\), is left open, which pauses the page's scripts`,
+      ),
+      looped.text,
+    );
+    // Nobody answers it any more: the page stays paused on that alert.
+    await waitForAlert(pageId, `again ${max + 1}`);
+    // The agent's answer lets the loop go one step further, to the next alert, which stays open too.
+    const answered = await mcp.call('handle_dialog', {pageId, action: 'accept'});
+    assert.equal(answered.isError, false, answered.text);
+    await waitForAlert(pageId, `again ${max + 2}`);
+    const closed = await mcp.call('close_page', {pageId});
+    assert.equal(closed.isError, false, closed.text);
+  });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {type ChildProcess, spawn, type SpawnOptions} from 'node:child_process';
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {hostname, tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, afterEach, before, describe, it} from 'node:test';
 
@@ -217,5 +217,40 @@ describe('launchChrome (a stub process in place of Chrome)', () => {
       message: /^Chrome exited during startup \(spawn .*not-executable EACCES\)/,
     });
     assert.deepEqual(readdirSync(root), []);
+  });
+
+  it('refuses a profile another Chrome holds, naming its pid, before starting anything', async () => {
+    const held = join(dir, 'held-profile');
+    mkdirSync(held, {recursive: true});
+    // The other browser: a live process whose command line names the profile, as Chrome's does.
+    const other = spawn(process.execPath, [
+      '-e',
+      'console.log("up"); setInterval(() => {}, 1000)',
+      '--',
+      `--user-data-dir=${held}`,
+    ]);
+    try {
+      // Running its own command line (not the test's, as just after the fork).
+      await new Promise(resolve => other.stdout.once('data', resolve));
+      symlinkSync(`${hostname()}-${other.pid}`, join(held, 'SingletonLock'));
+      await assert.rejects(launch({isolated: false, userDataDir: held}), {
+        message: `The Chrome profile ${held} is in use by another Chrome (pid ${other.pid}), for example another cdp-mcp server on the same profile: Chrome runs one browser per profile. Use --isolated (a temporary profile) or --userDataDir with another folder, or close that Chrome.`,
+      });
+      assert.equal(spawned.length, 0, 'nothing was started');
+    } finally {
+      other.kill('SIGKILL');
+    }
+    // A lock left by a Chrome that is gone is Chrome's to take over.
+    await new Promise(resolve => other.once('exit', resolve));
+    const {call} = await launch({isolated: false, userDataDir: held});
+    assert.ok(call);
+  });
+
+  it('on WSL hands a Linux Chrome its profile as a Linux path, last (chrome-launcher gives a Windows one)', async () => {
+    const {call} = await launch({}, {wsl: true});
+    assert.ok(call);
+    const dirs = call.args.filter(a => a.startsWith('--user-data-dir='));
+    assert.equal(dirs.length, 2);
+    assert.ok(dirs.at(-1)?.startsWith(`--user-data-dir=${join(tempRoot, PROFILE_PREFIX)}`), dirs.at(-1));
   });
 });

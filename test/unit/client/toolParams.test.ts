@@ -26,6 +26,16 @@ describe('CLI tool parameters', () => {
     assert.deepEqual(parse('click', '--uid', '--odd-uid', '--page-id', '2'), {uid: '--odd-uid', pageId: 2});
   });
 
+  it("reads required parameters as plain words in schema order, chrome-devtools-mcp's CLI syntax", () => {
+    assert.deepEqual(parse('click', '1_7'), {uid: '1_7'});
+    assert.deepEqual(parse('click', '1_7', '--dblClick'), {uid: '1_7', dblClick: true});
+    assert.deepEqual(parse('click', '--dblClick', '1_7'), {dblClick: true, uid: '1_7'});
+    assert.deepEqual(parse('fill', '1_2', 'hello world'), {uid: '1_2', value: 'hello world'});
+    // One given by name, the other as a word.
+    assert.deepEqual(parse('fill', '--uid', '1_2', 'hi'), {uid: '1_2', value: 'hi'});
+    assert.deepEqual(parse('navigate_page', '--url', 'https://example.com'), {url: 'https://example.com'});
+  });
+
   it('reads arrays by repeating the parameter or as JSON, and objects as JSON', () => {
     const array = tools.find(t => paramDocs(t.inputSchema).some(p => p.type === 'string[]'));
     assert.ok(array, 'a tool with a string[] parameter');
@@ -43,6 +53,20 @@ describe('CLI tool parameters', () => {
     assert.deepEqual(repeated[param], ['a', 'b']);
     const json = parseToolArgs(array.tool.name, array.inputSchema, [...required, `--${param}`, '["a","b"]']);
     assert.deepEqual(json[param], ['a', 'b']);
+    // An object, or the same as a string: JSON is read as the object, anything else passed on as text.
+    const rawCdp = createTools(parseConfig(['--experimentalRawCdp', '--viaCli'])).find(
+      t => t.tool.name === 'send_cdp_command',
+    );
+    assert.ok(rawCdp);
+    assert.equal(paramDocs(rawCdp.inputSchema).find(p => p.name === 'params')?.type, 'object (JSON) or string');
+    assert.deepEqual(parseToolArgs('send_cdp_command', rawCdp.inputSchema, ['Page.reload', '--params', '{"a":1}']), {
+      method: 'Page.reload',
+      params: {a: 1},
+    });
+    assert.deepEqual(parseToolArgs('send_cdp_command', rawCdp.inputSchema, ['Page.reload', '--params', '{a']), {
+      method: 'Page.reload',
+      params: '{a',
+    });
     assert.deepEqual(parse('fill_form', '--elements', '[{"uid":"1_2","value":"x"}]'), {
       elements: [{uid: '1_2', value: 'x'}],
     });
@@ -59,6 +83,11 @@ describe('CLI tool parameters', () => {
         ['take_screenshot', 'shot.png'],
         /^Unexpected "shot\.png": take_screenshot takes its parameters as --name value/,
       ],
+      [
+        ['click', '1_7', 'extra'],
+        /^Unexpected "extra": click takes its required parameters in order \(uid\), then --name value/,
+      ],
+      [['click', '1_7', '--uid', '1_8'], /^Unexpected "1_7": click takes its parameters as --name value/],
       [['click', '--bogus', '1'], /^Unknown parameter --bogus for click\. Its parameters: --pageId, --uid, --dblClick/],
       [['click'], /^click needs --uid <string>\.$/],
       [['fill_form', '--elements', '{'], /^--elements takes array of objects \(JSON\), and "\{" is not valid JSON\.$/],
