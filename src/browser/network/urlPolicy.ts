@@ -86,9 +86,9 @@ export class UrlPolicy {
    * the network conditions' reach (test/e2e/security/envelope.test.ts).
    */
   blockPatterns(): Protocol.Network.BlockPattern[] {
-    const patterns = this.blockedPatterns.map(urlPattern => ({urlPattern, block: true}));
-    if (this.allowedPatterns.length > 0) {
-      patterns.push(...this.allowedPatterns.map(urlPattern => ({urlPattern, block: false})));
+    const patterns = this.#chromeBlocked.map(urlPattern => ({urlPattern, block: true}));
+    if (this.#chromeAllowed.length > 0) {
+      patterns.push(...this.#chromeAllowed.map(urlPattern => ({urlPattern, block: false})));
       patterns.push({urlPattern: '*://*:*/*', block: true});
     }
     return patterns;
