@@ -3,12 +3,11 @@ import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {type Deferred, deferred} from '../../util/async.js';
 import {trackLive} from '../../util/liveObjects.js';
 import {debug} from '../../util/logger.js';
-import {PageQuoteError} from '../../util/pageQuote.js';
 import type {EmulationState} from '../emulation/emulationState.js';
 import {MockSet} from '../network/networkMocks.js';
 import {UrlPolicy} from '../network/urlPolicy.js';
 import type {ScreenRecorder} from '../recording/ScreenRecorder.js';
-import {type OpenDialog, PageDialogs} from './dialogs.js';
+import {dialogOpenError, type OpenDialog, PageDialogs} from './dialogs.js';
 import {PageFrames} from './frames.js';
 import {DEFAULT_PAGE_BOUNDS, type PageBounds} from './pageBounds.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
@@ -309,9 +308,7 @@ export class Page {
   /** Throws when an unanswered dialog blocks the page. */
   throwIfDialogOpen(): void {
     if (this.dialog) {
-      throw new PageQuoteError(
-        `A dialog is open (${this.dialog.type}: ${this.dialog.message}). Call handle_dialog to accept or dismiss it first.`,
-      );
+      throw dialogOpenError(this.dialog);
     }
   }
 

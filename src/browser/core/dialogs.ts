@@ -35,6 +35,13 @@ interface TrackedDialog extends OpenDialog {
 /** The error for handle_dialog when nothing is open. */
 const NO_DIALOG = 'No open dialog found';
 
+/** What a tool the open `dialog` blocks gets: the dialog's message quotes the page. */
+export function dialogOpenError(dialog: OpenDialog): PageQuoteError {
+  return new PageQuoteError(
+    `A dialog is open (${dialog.type}: ${dialog.message}). Call handle_dialog to accept or dismiss it first.`,
+  );
+}
+
 export class PageDialogs {
   readonly #open: TrackedDialog[] = [];
 
