@@ -16,7 +16,10 @@ import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wri
 import {tmpdir} from 'node:os';
 import {dirname, join, relative, resolve, sep} from 'node:path';
 
-import ts from 'typescript';
+import {requireTestDep} from './test-deps.mjs';
+
+/** TypeScript's compiler API, from the test packages (test/deps), as for typescript-eslint. */
+const ts = requireTestDep('typescript');
 
 export const LAYERS = ['cdp', 'browser', 'input|snapshot|devtools', 'tools', 'server|client', 'bin'];
 /** Imported by every layer; they import no layer. */

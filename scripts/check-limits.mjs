@@ -8,7 +8,10 @@
 import {readdirSync, readFileSync, statSync} from 'node:fs';
 import {join, relative, resolve} from 'node:path';
 
-import ts from 'typescript';
+import {requireTestDep} from './test-deps.mjs';
+
+/** TypeScript's compiler API, from the test packages (test/deps), as for typescript-eslint. */
+const ts = requireTestDep('typescript');
 
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 60;

@@ -3,8 +3,11 @@
 // sources (a test file renamed, a module split) leave no stale copy in build/
 // that the test runner would still pick up. The vendor bundles (build/vendor)
 // are kept: scripts/build-vendor.mjs rebuilds them only when their inputs change.
+// Usage: node scripts/clean-build.mjs [folder…] (default src test scripts protocol:
+// what tsc compiles; `npm run build:server` compiles and so cleans src and protocol only)
 import {rmSync} from 'node:fs';
 
-for (const dir of ['build/src', 'build/test', 'build/scripts', 'build/protocol']) {
-  rmSync(dir, {recursive: true, force: true});
+const folders = process.argv.length > 2 ? process.argv.slice(2) : ['src', 'test', 'scripts', 'protocol'];
+for (const folder of folders) {
+  rmSync(`build/${folder}`, {recursive: true, force: true});
 }

@@ -28,6 +28,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import {diskUsage, packAndInstall, REPO_ROOT} from '../build/test/support/packedInstall.js';
+import {TEST_NODE_MODULES} from './test-deps.mjs';
 
 const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 9;
@@ -99,7 +100,7 @@ function unbundledInstall() {
 
 const install = packAndInstall();
 const unbundled = unbundledInstall();
-const cdm = diskUsage(join(REPO_ROOT, 'node_modules/chrome-devtools-mcp'));
+const cdm = diskUsage(join(TEST_NODE_MODULES, 'chrome-devtools-mcp'));
 writePackageFigures();
 
 /** docs/figures.json's `package`: what `npm install` of the tarball puts on disk, and the reference's package. */
@@ -110,7 +111,7 @@ function writePackageFigures() {
   const lighthouseBytes = readdirRecursive(dist)
     .filter(path => /lighthouse/i.test(path))
     .reduce((sum, path) => sum + statSync(path).size, 0);
-  const reference = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/chrome-devtools-mcp/package.json'), 'utf8'));
+  const reference = JSON.parse(readFileSync(join(TEST_NODE_MODULES, 'chrome-devtools-mcp/package.json'), 'utf8'));
   figures.package = {
     date: new Date().toISOString().slice(0, 10),
     tarballBytes: install.tarballBytes,

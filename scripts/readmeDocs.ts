@@ -29,7 +29,7 @@ interface Block {
   render: () => string;
 }
 
-/** Figures measured by scripts (docs/figures.json); see scripts/install-figures.mjs and scripts/setup-figures.mjs. */
+/** Figures measured by scripts (docs/figures.json): scripts/install-figures.mjs and scripts/setup-figures.mjs. */
 export interface Figures {
   package?: {
     date: string;
@@ -93,10 +93,12 @@ function setupFigures(): string {
     return '';
   }
   return (
-    `On a fresh ${setup.machine} (${setup.date}), \`scripts/start.sh\` installs ${setup.startPackages} packages ` +
-    `(${mb(setup.startBytes)}) and builds in ${setup.startSeconds} s; the test set-up (\`npm ci\`) adds the ` +
-    `test corpus, the reference server and the linters: ${setup.testPackages} packages, ${mb(setup.testBytes)}, ` +
-    `${setup.testSeconds} s (\`npm run setup-figures\` measures this).`
+    `From a fresh clone with an empty npm cache (${setup.machine}, ${setup.date}), \`scripts/start.sh\` installs ` +
+    `${setup.startPackages} packages (${mb(setup.startBytes)}: what the build needs) and answers its first ` +
+    `\`tools/list\` after ${setup.startSeconds} s. The test command installs its own packages on its first run ` +
+    `(\`test/deps\`: the test corpus, chrome-devtools-mcp as the reference, the linters): ` +
+    `${setup.testPackages} packages, ${mb(setup.testBytes)}, ${setup.testSeconds} s. ` +
+    `\`npm run setup-figures\` measures this.`
   );
 }
 

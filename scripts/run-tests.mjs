@@ -3,6 +3,9 @@
 // `node --test` process, several at a time, every file bounded in time.
 // Usage: node scripts/run-tests.mjs [--lint] [unit|e2e|smoke|reference|all] (default all),
 // or node scripts/run-tests.mjs build/test/e2e/a.test.js … (those files only).
+// It first installs the test packages (test/deps: the corpus's apps,
+// chrome-devtools-mcp, the linters) when missing or older than their lockfile
+// (scripts/test-deps.mjs); the root package.json holds only what the build needs.
 // --lint (npm test) runs `npm run lint` as one more job beside the test files:
 // ESLint keeps one core busy for a minute or more while end-to-end files
 // mostly wait on Chrome, so run side by side they end sooner than one after
@@ -42,6 +45,8 @@ import {
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {clearTimeout, setTimeout} from 'node:timers';
+
+import {ensureTestDeps} from './test-deps.mjs';
 
 const SMOKE_E2E = ['lifecycle', 'pages', 'script', 'input', 'network'].map(name => `build/test/e2e/${name}.test.js`);
 /** Files that keep two cores busy on their own (heap snapshots, Lighthouse, many sessions at once). */
@@ -105,6 +110,9 @@ if (files.length === 0) {
 if (!process.env.CHROME_PATH && existsSync('/usr/bin/chromium')) {
   process.env.CHROME_PATH = '/usr/bin/chromium';
 }
+// The test packages (corpus apps, chrome-devtools-mcp, linters: test/deps), when missing or older
+// than their lockfile; the build needs only the root's, which scripts/start.sh installs.
+ensureTestDeps();
 
 const positive = (name, fallback) => {
   const raw = process.env[name];

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything the server needs on a fresh machine, then starts it on stdio.
+# It installs the root package.json: what the build and the bundle need, no more
+# (the test command installs its own packages, test/deps/package.json).
 # Usage: scripts/start.sh [cdp-mcp flags], e.g. scripts/start.sh --headless --isolated
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,9 +17,10 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   npm ci --no-audit --no-fund >&2
 fi
-# The server runs from the bundle users get (the package's bin), built from the sources when older.
+# The server runs from the bundle users get (the package's bin), built from the sources when older
+# (the server's sources only: npm run build compiles the tests and scripts too).
 if [ ! -f dist/cdp-mcp.js ] || [ -n "$(find src protocol -newer dist/cdp-mcp.js -name '*.ts' -print -quit)" ]; then
-  npm run build >&2
+  npm run build:server >&2
   node scripts/bundle.mjs --quiet >&2
 fi
 # V8 flags: a smaller young generation and size-first heuristics keep the

@@ -9,6 +9,8 @@ import {createRequire} from 'node:module';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
+import {requireTestDep} from './test-deps.mjs';
+
 const require = createRequire(import.meta.url);
 const pkgDir = dirname(require.resolve('devtools-protocol/package.json'));
 const version = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
@@ -26,7 +28,7 @@ const before = existsSync(out) ? readFileSync(out, 'utf8') : '';
 writeFileSync(out, text);
 const methodsOut = join(dirname(out), 'methods.ts');
 // Formatted as `npm run lint` wants it.
-const prettier = await import('prettier');
+const prettier = requireTestDep('prettier');
 const prettierOptions = (await prettier.resolveConfig(methodsOut)) ?? {};
 writeFileSync(
   methodsOut,

@@ -19,11 +19,12 @@ import path from 'node:path';
 import {FixtureServer} from '../../test/support/fixtureServer.js';
 import {allocatingPage} from '../../test/support/heapFixtures.js';
 import {CHROME_PATH, startServer, type TestServer} from '../../test/support/mcpClient.js';
+import {requireTestDep} from '../../test/support/testDeps.js';
 import {cmdline, descendants, stats, statusKb} from './sys.js';
 
 const require = createRequire(import.meta.url);
 const CDM_BIN = path.join(
-  path.dirname(require.resolve('chrome-devtools-mcp/package.json')),
+  path.dirname(requireTestDep.resolve('chrome-devtools-mcp/package.json')),
   'build/src/bin/chrome-devtools-mcp.js',
 );
 const CORE_JS = require.resolve('core-js/actual/index.js');

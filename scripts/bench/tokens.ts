@@ -17,8 +17,9 @@
  * from the step's target), then, if that did not name it, `take_snapshot`
  * with `interactive`, then the whole snapshot (where the step needs a verbose
  * snapshot, the verbose interactive one, then the whole verbose one); for a step without an element
- * (typing, keys), no look: every action of this agent asks for its effect
- * line (`effect: true`), which says what changed, where the focus went.
+ * (typing, keys), no look: every action of this agent, and its navigation,
+ * asks for its effect line (`effect: true`), which says what changed, where
+ * the focus went, instead of the success line (and navigate_page's page list).
  */
 import {readFileSync, writeFileSync} from 'node:fs';
 import {cpus, loadavg} from 'node:os';
@@ -92,12 +93,22 @@ class Counted implements TestServer {
 
   /** True while a step's own evaluate_script runs. */
   stepScript = false;
-  /** Input tools get `effect: true` (the economy agent). */
+  /** Input tools and navigate_page get `effect: true` (the economy agent). */
   effect = false;
 }
 
-/** The tools that take `effect`. */
-const INPUT_TOOLS = new Set(['click', 'hover', 'fill', 'fill_form', 'drag', 'press_key', 'type_text', 'upload_file']);
+/** The tools that take `effect`: the input tools, and navigate_page (its page list left out). */
+const INPUT_TOOLS = new Set([
+  'click',
+  'hover',
+  'fill',
+  'fill_form',
+  'drag',
+  'press_key',
+  'type_text',
+  'upload_file',
+  'navigate_page',
+]);
 
 /** The role and text an agent would look for, from a step's target pattern (undefined: no text to ask for). */
 function queryOf(target: RegExp): {query: string; role?: string} | undefined {
@@ -280,7 +291,8 @@ function writeDocs(text: string): void {
 const INTRO = `Every scripted agent task of the corpus ([corpus.md](corpus.md)), run on chrome-devtools-mcp 1.11, on
 ours with default parameters, and on ours with the agent-economy parameters: per step, \`find_elements\` with
 the role and name the step is after (then \`take_snapshot interactive\`, then the whole snapshot, if that did
-not name it) instead of a whole snapshot, no look before typing or keys, and \`effect: true\` on every action.
+not name it) instead of a whole snapshot, no look before typing or keys, and \`effect: true\` on every action
+and on \`navigate_page\` (one line each instead of the success line and the page list).
 Characters of every response the agent reads, and its calls; waiting for the app and reading its state back
 for the check are the harness's and not counted. Written by \`npm run bench:tokens -- --docs\`
 (scripts/bench/tokens.ts).`;

@@ -253,14 +253,14 @@ async function describeNode(session: CdpSession, backendNodeId: number): Promise
  * takes document coordinates (viewport point plus scroll), and only finds
  * nodes inside the visible part of the viewport.
  */
-async function scrollOffset(session: CdpSession): Promise<Point> {
+export async function scrollOffset(session: CdpSession): Promise<Point> {
   const {result} = await session.send('Runtime.evaluate', {expression: '[scrollX, scrollY]', returnByValue: true});
   const [x, y] = Array.isArray(result.value) ? (result.value as number[]) : [0, 0];
   return {x: x ?? 0, y: y ?? 0};
 }
 
 /** Chrome's hit test at a viewport point of a session's local root whose document is scrolled by `scroll`. */
-async function nodeAt(session: CdpSession, point: Point, scroll: Point): Promise<number> {
+export async function nodeAt(session: CdpSession, point: Point, scroll: Point): Promise<number> {
   const hit = await session.send('DOM.getNodeForLocation', {
     x: Math.floor(point.x + scroll.x),
     y: Math.floor(point.y + scroll.y),

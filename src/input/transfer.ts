@@ -2,6 +2,7 @@ import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {deferred, withTimeout} from '../util/async.js';
 import {actionPoint, pageDrew, type Point} from './actionPoint.js';
 import {callOn, mouseClick} from './actions.js';
+import {dropCover} from './dropCheck.js';
 
 /** Fewest and most pointer moves of one drag (Chrome delivers one move per animation frame). */
 const MIN_STEPS = 3;
@@ -84,6 +85,21 @@ export async function dragAndDrop(
       // the target is no longer where it was. Release where the moves put the pointer, once
       // the page has handled them; moving again to the target's new place would undo the move.
       await pageDrew(to);
+      const cover = await dropCover(page, from, to, end);
+      if (cover) {
+        // Not released onto what appeared: back to the start and released there, where a drag library puts the item back.
+        await s.send('Input.dispatchMouseEvent', {
+          type: 'mouseMoved',
+          x: start.x,
+          y: start.y,
+          button: 'left',
+          buttons: 1,
+        });
+        await release(page, start);
+        throw new Error(
+          `The drop point on uid ${toUid} was covered during the drag by another element, ${cover}, which would get the drop instead. The drag went back to its start and was released there. Close or dismiss what is on top (a dialog, menu, overlay or banner), then take a new snapshot.`,
+        );
+      }
       await release(page, end);
     }
   } finally {

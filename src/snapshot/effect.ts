@@ -53,6 +53,26 @@ function addedAndRemoved(
   return {added, removed: [...gone.values()].reduce((a, b) => a + b, 0)};
 }
 
+/** Properties a focus move changes by itself: left out when a line is compared. */
+const FOCUS_PROPS = new Set(['focused', 'focusable']);
+/** States an action on a control toggles: said in words for the element acted on. */
+const STATES = ['checked', 'pressed', 'expanded', 'selected'];
+
+/** A line's role, name and properties but its value and focus: equal when only those changed. */
+function stateKey(line: PrintedLine): string {
+  const props = Object.entries(line.props).filter(([key]) => key !== 'value' && !FOCUS_PROPS.has(key));
+  return JSON.stringify([line.role, line.name, props]);
+}
+
+/** `now checked`, `now not expanded`, `now checked="mixed"`: a state of the element acted on that changed. */
+function stateChanges(was: PrintedLine, line: PrintedLine): string[] {
+  const words = (state: string, value: string | number | boolean | undefined) =>
+    value === true ? state : value === undefined || value === false ? `not ${state}` : `${state}="${value}"`;
+  return STATES.filter(state => was.props[state] !== line.props[state]).map(
+    state => `uid=${line.uid} now ${words(state, line.props[state])}`,
+  );
+}
+
 function pageChanges(
   before: readonly PrintedLine[],
   after: readonly PrintedLine[],
@@ -64,16 +84,21 @@ function pageChanges(
   if (focusedAfter && focusedAfter.uid !== focusedBefore && !acted.includes(focusedAfter.uid)) {
     parts.push(`focus moved to ${shortLine(focusedAfter)}`);
   }
+  // The element acted on goes by its uid: the agent knows what it is.
+  const named = (line: PrintedLine) => (acted.includes(line.uid) ? `uid=${line.uid}` : shortLine(line));
   const old = new Map(before.map(l => [l.uid, l]));
   let changed = 0;
   for (const line of after) {
     const was = old.get(line.uid);
-    if (was && was.props['value'] !== line.props['value']) {
-      parts.push(
-        `value of ${shortLine(line)} changed from ${quote(was.props['value'])} to ${quote(line.props['value'])}`,
-      );
-    } else if (was && was.body !== line.body && line.uid !== focusedAfter?.uid && line.uid !== focusedBefore) {
-      changed++;
+    if (!was) {
+      continue;
+    }
+    if (was.props['value'] !== line.props['value']) {
+      parts.push(`value of ${named(line)} changed from ${quote(was.props['value'])} to ${quote(line.props['value'])}`);
+    } else if (stateKey(was) !== stateKey(line)) {
+      const states = acted.includes(line.uid) ? stateChanges(was, line) : [];
+      parts.push(...states);
+      changed += states.length ? 0 : 1;
     }
   }
   const {added, removed} = addedAndRemoved(before, after, old);

@@ -35,7 +35,12 @@ function describeQuery(query: ElementQuery): string {
   return `"${query.query}"${query.role === undefined ? '' : ` (role ${query.role})`}`;
 }
 
-/** The response lines for the matches of `query` among a snapshot's lines. */
+/**
+ * The response lines for the matches of `query` among a snapshot's lines:
+ * the matching lines, each group under one `In:` line of its ancestors (the
+ * page's root left out: it is the same for every match), and how many more
+ * matched when `limit` cut them. Short: an agent calls it at every step.
+ */
 export function formatMatches(lines: readonly PrintedLine[], query: ElementQuery): string[] {
   const needle = query.query.toLowerCase();
   const role = query.role?.toLowerCase();
@@ -45,28 +50,28 @@ export function formatMatches(lines: readonly PrintedLine[], query: ElementQuery
       found.push(index);
     }
   });
-  const out = ['## Found elements'];
   if (!found.length) {
-    out.push(
+    return [
       `No element matches ${describeQuery(query)} among ${lines.length} nodes. take_snapshot with interactive=true lists what can be acted on.`,
-    );
-    return out;
+    ];
   }
   const shown = found.slice(0, query.limit);
-  const more = found.length - shown.length;
-  out.push(
-    more
-      ? `${shown.length} of ${found.length} elements matching ${describeQuery(query)}; ${more} more matched: narrow the query, give a role, or raise limit.`
-      : `${found.length} element${found.length === 1 ? '' : 's'} matching ${describeQuery(query)}.`,
-  );
+  const out: string[] = [];
   let lastChain: string | undefined;
   for (const index of shown) {
-    const chain = ancestorsOf(lines, index).map(shortLine).join(' > ');
+    const chain = ancestorsOf(lines, index)
+      .filter(line => line !== lines[0])
+      .map(shortLine)
+      .join(' > ');
     if (chain !== lastChain) {
-      out.push(chain ? `In: ${chain}` : 'At the root:');
+      out.push(chain ? `In: ${chain}` : 'At the top:');
       lastChain = chain;
     }
     out.push(`  ${lines[index]?.body ?? ''}`);
+  }
+  const more = found.length - shown.length;
+  if (more) {
+    out.push(`${more} more matched: narrow the query, give a role, or raise limit.`);
   }
   return out;
 }

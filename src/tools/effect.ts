@@ -14,7 +14,7 @@ export function effectEntry(action: string) {
       v.pipe(
         v.boolean(),
         v.description(
-          `Add a line saying what the ${action} did: navigation, a page opened (its id), a dialog, focus moved, a value changed, nodes added/removed/changed, or no observable change. Takes a snapshot before and after. Default is false.`,
+          `Answer with one line saying what the ${action} did instead of the success line: navigation, a page opened (its id), a dialog, focus moved, values or states changed, nodes added/removed/changed, or no observable change. Takes a snapshot before and after. Default is false.`,
         ),
       ),
     ),
@@ -27,17 +27,20 @@ export type Settled = Parameters<Awaited<ReturnType<ToolPage['observeEffect']>>>
 /**
  * Runs `action`; with `effect`, between a snapshot before it and one after
  * it settled, and adds the `Effect: …` line after what `reply` writes.
+ * `reply` writes its success line through `done`: with `effect` the effect
+ * line stands for it (the action happened, or it would have thrown), so an
+ * agent that asked for effects reads one line per action.
  */
 export async function withEffect<T extends Settled>(
   page: ToolPage,
   {effect, acted = []}: {effect: boolean | undefined; acted?: readonly string[]},
   response: ResponseBuilder,
   action: () => Promise<T>,
-  reply: (settle: T) => void,
+  reply: (settle: T, done: (line: string) => void) => void,
 ): Promise<void> {
   const observe = effect ? await page.observeEffect(acted) : undefined;
   const settle = await action();
-  reply(settle);
+  reply(settle, observe ? () => undefined : line => response.line(line));
   if (observe) {
     // It names what changed on the page (values, nodes, a dialog's message).
     response.pageLine(await observe(settle));

@@ -22,8 +22,14 @@ const uidEntry = {
  * when the element's own control draws over it, the navigation it caused, and
  * a snapshot on request.
  */
-function report(response: ResponseBuilder, line: string, settle: ActionResult, includeSnapshot?: boolean): void {
-  response.line(line);
+function report(
+  response: ResponseBuilder,
+  done: (line: string) => void,
+  line: string,
+  settle: ActionResult,
+  includeSnapshot?: boolean,
+): void {
+  done(line);
   if (settle.receivedBy) {
     response.pageLine(
       `The event went to ${settle.receivedBy}, drawn over the element by its own control (where a user's click lands too).`,
@@ -62,9 +68,10 @@ export const click = definePageTool({
       {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.click(params.uid, {dblClick: params.dblClick ?? false}),
-      settle =>
+      (settle, done) =>
         report(
           response,
+          done,
           params.dblClick ? 'Successfully double clicked on the element' : 'Successfully clicked on the element',
           settle,
           params.includeSnapshot,
@@ -101,9 +108,10 @@ export const clickAt = definePageTool({
       {effect: params.effect},
       response,
       () => page.input.clickAt(params.x, params.y, {dblClick: params.dblClick ?? false}),
-      settle =>
+      (settle, done) =>
         report(
           response,
+          done,
           params.dblClick
             ? 'Successfully double clicked at the coordinates'
             : 'Successfully clicked at the coordinates',
@@ -133,7 +141,7 @@ export const hover = definePageTool({
       {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.hover(params.uid),
-      settle => report(response, 'Successfully hovered over the element', settle, params.includeSnapshot),
+      (settle, done) => report(response, done, 'Successfully hovered over the element', settle, params.includeSnapshot),
     );
   },
 });
@@ -167,7 +175,7 @@ export const fill = definePageTool({
       {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.fill(params.uid, typed(config, params.value)),
-      settle => report(response, 'Successfully filled out the element', settle, params.includeSnapshot),
+      (settle, done) => report(response, done, 'Successfully filled out the element', settle, params.includeSnapshot),
     );
   },
 });
@@ -203,12 +211,18 @@ export const fillForm = definePageTool({
       }
       return mergeSettled(all);
     };
-    await withEffect(page, {effect: params.effect, acted: params.elements.map(e => e.uid)}, response, fillAll, () => {
-      response.line('Successfully filled out the form');
-      if (params.includeSnapshot) {
-        response.includeSnapshot({verbose: false});
-      }
-    });
+    await withEffect(
+      page,
+      {effect: params.effect, acted: params.elements.map(e => e.uid)},
+      response,
+      fillAll,
+      (_, done) => {
+        done('Successfully filled out the form');
+        if (params.includeSnapshot) {
+          response.includeSnapshot({verbose: false});
+        }
+      },
+    );
   },
 });
 
@@ -237,7 +251,7 @@ export const drag = definePageTool({
       {effect: params.effect, acted: [params.from_uid, params.to_uid]},
       response,
       () => page.input.drag(params.from_uid, params.to_uid),
-      settle => report(response, 'Successfully dragged an element', settle, params.includeSnapshot),
+      (settle, done) => report(response, done, 'Successfully dragged an element', settle, params.includeSnapshot),
     );
   },
 });
@@ -269,7 +283,8 @@ export const pressKey = definePageTool({
       {effect: params.effect},
       response,
       () => page.input.pressKey(typed(config, params.key)),
-      settle => report(response, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot),
+      (settle, done) =>
+        report(response, done, `Successfully pressed key: ${params.key}`, settle, params.includeSnapshot),
     );
   },
 });
@@ -300,9 +315,10 @@ export const typeTextTool = definePageTool({
       {effect: params.effect},
       response,
       () => page.input.typeText(typed(config, params.text), params.submitKey),
-      settle =>
+      (settle, done) =>
         report(
           response,
+          done,
           params.submitKey ? `Typed text "${params.text} + ${params.submitKey}"` : `Typed text "${params.text}"`,
           settle,
         ),
@@ -347,7 +363,8 @@ export const uploadFile = definePageTool({
       {effect: params.effect, acted: [params.uid]},
       response,
       () => page.input.uploadFiles(params.uid, given),
-      settle => report(response, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot),
+      (settle, done) =>
+        report(response, done, `File uploaded from ${paths.join(', ')}.`, settle, params.includeSnapshot),
     );
   },
 });

@@ -34,6 +34,14 @@ const navigateSchema = (config: Config) => ({
   ),
   ...(config.javascriptEvaluation ? initScriptEntry : {}),
   ...timeoutEntry,
+  effect: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        'Answer with one line saying where the page is now, without the page list (list_pages has it). Default is false.',
+      ),
+    ),
+  ),
 });
 
 /** The navigation the parameters ask for; throws when they ask for none, or for a URL that is not allowed. */
@@ -83,13 +91,18 @@ export const navigatePage = (config: Config) =>
         beforeUnload: params.handleBeforeUnload ?? 'accept',
         initScript: 'initScript' in params ? (params.initScript as string | undefined) : undefined,
       });
-      response.line(navigationLine(request, outcome, page.url));
+      const effect = params.effect === true && !outcome.error;
+      response.line(
+        effect ? `Effect: ${navigationEffect(request, page.url)}.` : navigationLine(request, outcome, page.url),
+      );
       if (outcome.handledDialog?.dialog.type === 'beforeunload') {
         response.line(
           `${outcome.handledDialog.action === 'dismiss' ? 'Dismissed' : 'Accepted'} a beforeunload dialog.`,
         );
       }
-      response.includePages();
+      if (!effect) {
+        response.includePages();
+      }
       if (config.categoryExperimentalWebmcp) {
         await showWebMcpTools(page, response);
       }
@@ -98,6 +111,13 @@ export const navigatePage = (config: Config) =>
       }
     },
   });
+
+/** What a successful navigation did, for `effect` (the URL it ended on, after redirects). */
+function navigationEffect(request: NavigationRequest, urlAfter: string): string {
+  return request.type === 'reload'
+    ? `reloaded ${urlAfter}`
+    : `navigated ${request.type === 'url' ? '' : `${request.type} `}to ${urlAfter}`;
+}
 
 /** The reference's line for each kind of navigation, successful or not. */
 function navigationLine(request: NavigationRequest, outcome: NavigationOutcome, urlAfter: string): string {

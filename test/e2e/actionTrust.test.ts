@@ -32,6 +32,39 @@ const DRAG = `<!doctype html><title>Drag</title>
 <div id="card" draggable="true" ondragstart="event.dataTransfer.setData('text/plain', 'card')" style="width: 80px; height: 40px">Card</div>
 <div id="zone" ondragover="event.preventDefault()" ondrop="event.preventDefault(); log.push('drop')" style="margin-top: 20px; width: 200px; height: 80px">Zone</div>`;
 
+/**
+ * A mouse-driven sortable list (no HTML5 drag): a mirror of the dragged item
+ * follows the pointer, as drag libraries draw one. With `VEILED` true, the
+ * drag's first move also opens an overlay over the whole page. The log says
+ * over which item the button went up.
+ */
+const MOUSE_DRAG = `<!doctype html><title>Mouse drag</title>
+<script>window.log = []; window.veiled = VEILED;</script>
+<ul id="list" style="list-style: none; margin: 0; padding: 0">
+<li id="a" style="height: 40px">Alpha</li><li id="b" style="height: 40px">Beta</li><li id="c" style="height: 40px">Gamma</li>
+</ul>
+<script>
+let dragging = null;
+let mirror = null;
+document.getElementById('list').addEventListener('mousedown', e => { dragging = e.target.closest('li'); });
+document.addEventListener('mousemove', e => {
+  if (!dragging) return;
+  if (!mirror) {
+    mirror = dragging.cloneNode(true);
+    mirror.removeAttribute('id');
+    mirror.style.cssText = 'position: fixed; margin: 0; width: 100px; height: 40px; background: #eee';
+    document.body.append(mirror);
+    if (veiled) document.body.insertAdjacentHTML('beforeend', '<div id="veil" style="position: fixed; inset: 0; background: rgba(0,0,0,.3)">Session expired</div>');
+  }
+  mirror.style.left = e.clientX - 50 + 'px';
+  mirror.style.top = e.clientY - 20 + 'px';
+});
+document.addEventListener('mouseup', e => {
+  if (dragging) log.push(document.elementsFromPoint(e.clientX, e.clientY).find(n => n.localName === 'li' && n.id)?.id);
+  dragging = null;
+});
+</script>`;
+
 describe('actions never succeed elsewhere', () => {
   let fixtures: FixtureServer;
   let mcp: TestServer;
@@ -40,6 +73,8 @@ describe('actions never succeed elsewhere', () => {
     fixtures = await new FixtureServer().start();
     fixtures.html('/rerender', RERENDER);
     fixtures.html('/drag', DRAG);
+    fixtures.html('/mouse-drag', MOUSE_DRAG.replace('VEILED', 'false'));
+    fixtures.html('/mouse-drag-veiled', MOUSE_DRAG.replace('VEILED', 'true'));
     // The drop zone under a veil that only covers it (the card stays free).
     fixtures.html(
       '/drag-veiled',
@@ -151,5 +186,24 @@ describe('actions never succeed elsewhere', () => {
     const r = await mcp.call('drag', {pageId: 1, from_uid: uidOf(snap, / "Card"$/), to_uid: uidOf(snap, / "Zone"$/)});
     assert.equal(r.isError, false, r.text);
     assert.ok(((await log()) as string[]).includes('drop'));
+  });
+
+  it('a mouse drag releases over its target, its mirror under the pointer', async () => {
+    const snap = await open('/mouse-drag');
+    const r = await mcp.call('drag', {pageId: 1, from_uid: uidOf(snap, / "Alpha"$/), to_uid: uidOf(snap, / "Gamma"$/)});
+    assert.equal(r.isError, false, r.text);
+    assert.deepEqual(await log(), ['c']);
+  });
+
+  it('a mouse drag whose drop point an overlay covered during the drag is an error, not released there', async () => {
+    const snap = await open('/mouse-drag-veiled');
+    const r = await mcp.call('drag', {pageId: 1, from_uid: uidOf(snap, / "Alpha"$/), to_uid: uidOf(snap, / "Gamma"$/)});
+    assert.equal(r.isError, true, r.text);
+    assert.match(
+      r.text,
+      /The drop point on uid \S+ was covered during the drag by another element, <div id="veil"> "Session expired", which would get the drop instead\. The drag went back to its start/,
+    );
+    // Released where it started (over Alpha), not on the drop point.
+    assert.deepEqual(await log(), ['a']);
   });
 });

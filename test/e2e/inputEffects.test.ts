@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
+import {materialWeb} from '../support/corpus/materialWeb.js';
+import {openCorpusPage, serveCorpus} from '../support/corpus/runner.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {startServer, type TestServer} from '../support/mcpClient.js';
 import {uidOf} from '../support/snapshotText.js';
@@ -29,6 +31,7 @@ describe('input effects', () => {
   before(async () => {
     fixtures = await new FixtureServer().start();
     fixtures.html('/effects', PAGE);
+    await serveCorpus(fixtures, [materialWeb]);
     mcp = await startServer();
   });
 
@@ -52,9 +55,11 @@ describe('input effects', () => {
     const snap = await fresh();
     const name = uidOf(snap, /textbox "Name"/);
     assert.equal(await call('fill', {uid: name, value: 'plain'}), 'Successfully filled out the element');
-    const text = await call('fill', {uid: name, value: 'new', effect: true});
-    assert.match(text, /^Successfully filled out the element\n/);
-    assert.match(text, /^Effect: value of uid=\S+ textbox "Name" changed from "plain" to "new"\.$/m);
+    // The effect line stands for the success line; the field filled goes by its uid.
+    assert.equal(
+      await call('fill', {uid: name, value: 'new', effect: true}),
+      `Effect: value of uid=${name} changed from "plain" to "new".`,
+    );
   });
 
   it('fill_form says which values changed', async () => {
@@ -66,16 +71,18 @@ describe('input effects', () => {
       ],
       effect: true,
     });
-    assert.match(text, /^Successfully filled out the form\n/);
-    assert.match(text, /value of uid=\S+ textbox "Name"[^;]* changed from "old" to "Ada"/);
-    assert.match(text, /value of uid=\S+ textbox "City"[^;]* changed from nothing to "Paris"/);
+    assert.doesNotMatch(text, /Successfully/);
+    assert.match(
+      text,
+      /^Effect: value of uid=\S+ changed from "old" to "Ada"; value of uid=\S+ changed from nothing to "Paris"\.$/,
+    );
     assert.doesNotMatch(text, /focus moved/, 'focus moving to a field it filled goes without saying');
   });
 
   it('hover says what the page added', async () => {
     const snap = await fresh();
     const text = await call('hover', {uid: uidOf(snap, /button "Menu"/), effect: true});
-    assert.match(text, /^Successfully hovered over the element\nEffect: nodes: \d+ added\.$/m);
+    assert.match(text, /^Effect: nodes: \d+ added\.$/);
     assert.match(
       await call('hover', {uid: uidOf(snap, / "Plain text"$/), effect: true}),
       /^Effect: no observable change\.$/m,
@@ -87,12 +94,9 @@ describe('input effects', () => {
     await call('click', {uid: uidOf(snap, /textbox "Search"/)});
     assert.match(
       await call('type_text', {text: 'abc', effect: true}),
-      /^Typed text "abc"\nEffect: value of uid=\S+ textbox "Search"[^;]* changed from nothing to "abc"\.$/m,
+      /^Effect: value of uid=\S+ textbox "Search"[^;]* changed from nothing to "abc"\.$/,
     );
-    assert.match(
-      await call('press_key', {key: 'Enter', effect: true}),
-      /^Successfully pressed key: Enter\nEffect: nodes: \d+ added\.$/m,
-    );
+    assert.match(await call('press_key', {key: 'Enter', effect: true}), /^Effect: nodes: \d+ added\.$/);
     assert.match(await call('press_key', {key: 'Shift', effect: true}), /^Effect: no observable change\.$/m);
     assert.equal(await call('press_key', {key: 'Shift'}), 'Successfully pressed key: Shift');
   });
@@ -104,7 +108,7 @@ describe('input effects', () => {
       to_uid: uidOf(snap, / "Zone"$/),
       effect: true,
     });
-    assert.match(text, /^Successfully dragged an element\nEffect: nodes: \d+ added\.$/m);
+    assert.match(text, /^Effect: nodes: \d+ added\.$/);
     const after = (await mcp.call('take_snapshot', {pageId: 1})).text;
     assert.match(after, /button "Dropped"/);
   });
@@ -122,5 +126,20 @@ describe('input effects', () => {
     assert.ok(generic, lines.join('\n'));
     const uid = /uid=(\S+)/.exec(generic)?.[1] ?? '';
     assert.match(await call('click', {uid, effect: true}), /^Effect: nodes: \d+ added\.$/m);
+  });
+
+  it("says a switch turned on, where its line changes only by its state and the focus (material-web's md-switch)", async () => {
+    await openCorpusPage(mcp, fixtures, materialWeb);
+    const uid = uidOf((await mcp.call('take_snapshot', {pageId: 1})).text, /switch$/);
+    assert.equal(await call('click', {uid, effect: true}), `Effect: uid=${uid} now checked.`);
+    assert.equal(await call('click', {uid, effect: true}), `Effect: uid=${uid} now not checked.`);
+    assert.equal(await call('click', {uid}), 'Successfully clicked on the element');
+  });
+
+  it('navigate_page with effect says where the page is, without the page list', async () => {
+    const url = fixtures.url('/effects');
+    assert.equal(await call('navigate_page', {url, effect: true}), `Effect: navigated to ${url}.`);
+    assert.equal(await call('navigate_page', {type: 'reload', effect: true}), `Effect: reloaded ${url}.`);
+    assert.match(await call('navigate_page', {url}), /^Successfully navigated to \S+\.\n## Pages\n1: Effects /);
   });
 });

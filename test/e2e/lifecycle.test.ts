@@ -65,15 +65,21 @@ async function waitUntil(check: () => Promise<boolean>, ms = 60_000): Promise<bo
 /** The --user-data-dir of the Chrome that server `serverPid` launched, found through /proc. */
 async function launchedProfile(serverPid: number | null): Promise<string> {
   const pids = await findProcesses('cdp-mcp-profile-');
+  // Processes of other files' servers come and go meanwhile: one gone between the listing and the read is skipped.
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = read(`/proc/${pid}/stat`);
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== serverPid) {
+    if (!stat || ppid !== serverPid) {
       continue;
     }
-    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(
-      readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '),
-    );
+    const m = /--user-data-dir=(\S*cdp-mcp-profile-\w+)/.exec(read(`/proc/${pid}/cmdline`).replace(/\0/g, ' '));
     if (m?.[1]) {
       return m[1];
     }

@@ -8,10 +8,11 @@ import {pathToFileURL} from 'node:url';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {LEAK_PAGE} from '../support/heapFixtures.js';
 import {CHROME_PATH, startServer, type TestServer} from '../support/mcpClient.js';
+import {requireTestDep} from '../support/testDeps.js';
 
 const require = createRequire(import.meta.url);
 const CDM_BIN = join(
-  dirname(require.resolve('chrome-devtools-mcp/package.json')),
+  dirname(requireTestDep.resolve('chrome-devtools-mcp/package.json')),
   'build/src/bin/chrome-devtools-mcp.js',
 );
 // chrome-devtools-mcp's DevTools code needs ES2024 built-ins that Node 20 lacks.

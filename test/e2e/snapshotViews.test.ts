@@ -182,17 +182,12 @@ describe('aimed snapshots', () => {
     const full = await call('take_snapshot', {});
     const found = await call('find_elements', {query: 'B4321'});
     const uid = uidOf(full, /button "b4321"$/);
-    assert.deepEqual(found.split('\n'), [
-      '## Found elements',
-      '1 element matching "B4321".',
-      `In: uid=${uidOf(full, /RootWebArea/)} RootWebArea "Big" > uid=${uidOf(full, /main/)} main`,
-      `  uid=${uid} button "b4321"`,
-    ]);
+    assert.deepEqual(found.split('\n'), [`In: uid=${uidOf(full, /main/)} main`, `  uid=${uid} button "b4321"`]);
     const share = found.length / full.length;
     assert.ok(share < 0.01, `find_elements took ${found.length} characters against ${full.length} (${share})`);
     await call('click', {uid});
     const many = await call('find_elements', {query: 'b43', role: 'button', limit: 2});
-    assert.match(many, /^2 of 111 elements matching "b43" \(role button\); 109 more matched: /m);
+    assert.match(many, /^109 more matched: narrow the query/m);
     assert.match(many, new RegExp(`^  uid=\\S+ button "b43"$`, 'm'));
     const none = await call('find_elements', {query: 'b43', role: 'link'});
     assert.match(none, /^No element matches "b43" \(role link\) among 5003 nodes\./m);

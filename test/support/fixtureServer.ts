@@ -3,10 +3,14 @@ import {realpath, stat} from 'node:fs/promises';
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {extname, join, sep} from 'node:path';
-import {fileURLToPath} from 'node:url';
 
-/** The repository's node_modules (this file is build/src/testing/fixtureServer.js). */
-export const NODE_MODULES = fileURLToPath(new URL('../../../node_modules/', import.meta.url));
+import {TEST_NODE_MODULES} from './testDeps.js';
+
+/**
+ * The node_modules the real apps of the test corpus come from: the test
+ * command's own packages (test/deps, installed by scripts/test-deps.mjs).
+ */
+export const NODE_MODULES = TEST_NODE_MODULES;
 
 /** Content types of the files real apps ship (anything else is served as bytes). */
 const MIME_TYPES: Record<string, string> = {
@@ -157,7 +161,7 @@ export class FixtureServer {
     return this;
   }
 
-  /** Serves the repository's node_modules under /node_modules/ (real apps from their npm packages). */
+  /** Serves the test packages' node_modules under /node_modules/ (real apps from their npm packages). */
   serveNodeModules(): Promise<this> {
     return this.mount('/node_modules/', NODE_MODULES);
   }

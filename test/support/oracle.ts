@@ -7,11 +7,11 @@
  * Elements for interactions are found by role and name in each server's own
  * snapshot, so the two never share uids.
  */
-import {createRequire} from 'node:module';
 import path from 'node:path';
 
 import {type CallResult, CHROME_PATH, startServer, TEST_FLAGS, type TestServer} from './mcpClient.js';
 import {referenceServer} from './referenceRecord.js';
+import {requireTestDep} from './testDeps.js';
 
 /** Window content size given to both servers (the bench's default). */
 export const ORACLE_VIEWPORT = '1280x720';
@@ -31,13 +31,14 @@ const THEIR_FLAGS = [
 ];
 const THEIR_ENV = {CI: '1', CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1'};
 
-/** The reference's entry script, from node_modules. */
+/** The reference's entry script, from the test packages (test/deps/node_modules). */
 export function referenceBin(): string {
-  const require = createRequire(import.meta.url);
-  const pkgJson = require.resolve('chrome-devtools-mcp/package.json');
-  const pkg = require(pkgJson) as {version: string; bin: Record<string, string>};
+  const pkgJson = requireTestDep.resolve('chrome-devtools-mcp/package.json');
+  const pkg = requireTestDep(pkgJson) as {version: string; bin: Record<string, string>};
   if (pkg.version !== '1.11.0') {
-    throw new Error(`chrome-devtools-mcp ${pkg.version} is installed; the oracle needs 1.11.0 (run npm ci).`);
+    throw new Error(
+      `chrome-devtools-mcp ${pkg.version} is installed; the oracle needs 1.11.0 (run node scripts/test-deps.mjs).`,
+    );
   }
   const bin = pkg.bin['chrome-devtools-mcp'];
   if (!bin) {

@@ -8,11 +8,14 @@ import {fileURLToPath} from 'node:url';
 import {CORPUS} from '../support/corpus/index.js';
 import {corpusDocTable} from '../support/corpus/report.js';
 import {mimeType, NODE_MODULES} from '../support/fixtureServer.js';
+import {TEST_DEPS_DIR} from '../support/testDeps.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  devDependencies: Record<string, string>;
-};
+type Manifest = {devDependencies: Record<string, string>};
+/** The test command's packages (test/deps), where the corpus's apps are pinned. */
+const manifest = JSON.parse(readFileSync(join(TEST_DEPS_DIR, 'package.json'), 'utf8')) as Manifest;
+/** The root package: what the build needs, and nothing the corpus serves. */
+const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
 
 describe('corpus definitions', () => {
   it('has at least 25 pages with unique ids, steps and a task', () => {
@@ -27,7 +30,8 @@ describe('corpus definitions', () => {
   for (const page of CORPUS) {
     for (const pkg of page.packages) {
       it(`${page.id}: ${pkg.name} is pinned exactly at ${pkg.version}, licence ${pkg.license}`, () => {
-        assert.equal(manifest.devDependencies[pkg.name], pkg.version, 'exact pin in package.json devDependencies');
+        assert.equal(manifest.devDependencies[pkg.name], pkg.version, 'exact pin in test/deps/package.json');
+        assert.equal(rootManifest.devDependencies[pkg.name], undefined, 'not in the root package.json (the build)');
         const installed = JSON.parse(readFileSync(join(NODE_MODULES, pkg.name, 'package.json'), 'utf8')) as {
           version: string;
           license: string;

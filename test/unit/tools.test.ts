@@ -60,7 +60,9 @@ describe('tool registry', () => {
   it('matches the parameter shapes of chrome-devtools-mcp 1.11', () => {
     const shape = (name: string) =>
       Object.keys(tools.find(t => t.tool.name === name)?.inputSchema['properties'] ?? {}).sort();
+    // Plus the opt-in effect (issue 22), absent from the default answer.
     assert.deepEqual(shape('navigate_page'), [
+      'effect',
       'handleBeforeUnload',
       'ignoreCache',
       'initScript',

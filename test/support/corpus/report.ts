@@ -89,8 +89,8 @@ export function corpusDoc(pages: CorpusPage[], figures: string): string {
   return `# The real-app corpus
 
 Pages built from unmodified npm packages of real web apps and component
-libraries, pinned exactly in package.json (devDependencies) and served from
-node_modules by the fixture server (\`test/support/fixtureServer.ts\`). Each
+libraries, pinned exactly in test/deps/package.json (the test command's
+packages) and served from its node_modules by the fixture server (\`test/support/fixtureServer.ts\`). Each
 page's definition (package, HTML, interactions, task) is one file in
 \`test/support/corpus/\`. Three tests use them:
 

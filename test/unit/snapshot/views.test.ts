@@ -72,22 +72,32 @@ describe('snapshot views', () => {
     assert.equal(openLayerLine(PAGE.slice(0, 8), true), 'Open: no modal dialog, menu or listbox.');
   });
 
-  it('find matches role, name and value, grouped under their ancestors', () => {
+  it('find matches role, name and value, grouped under their ancestors (the page root left out)', () => {
     assert.deepEqual(formatMatches(PAGE, {query: 'HI', limit: 20}), [
-      '## Found elements',
-      '1 element matching "HI".',
-      'In: uid=1_0 RootWebArea "Page" > uid=1_8 dialog "Ask"',
+      'In: uid=1_8 dialog "Ask"',
       '  uid=1_9 textbox "Q" focused value="hi"',
     ]);
-    const two = formatMatches(PAGE, {query: 'o', role: 'link', limit: 1});
-    assert.deepEqual(two.slice(1), [
-      '1 element matching "o" (role link).',
-      'In: uid=1_0 RootWebArea "Page" > uid=1_3 navigation',
+    assert.deepEqual(formatMatches(PAGE, {query: 'o', role: 'link', limit: 1}), [
+      'In: uid=1_3 navigation',
       '  uid=1_4 link "Home"',
     ]);
-    assert.match(
-      formatMatches(PAGE, {query: 'o', limit: 1})[1] ?? '',
-      /^1 of \d+ elements matching "o"; \d+ more matched/,
-    );
+    // Children of the root, then the root itself: under one line saying so.
+    assert.deepEqual(formatMatches(PAGE, {query: 'heading', limit: 20}), [
+      'At the top:',
+      '  uid=1_1 heading "A" level="1"',
+      '  uid=1_5 heading "B" level="2"',
+    ]);
+    assert.deepEqual(formatMatches(PAGE, {query: 'o', limit: 4}), [
+      'At the top:',
+      '  uid=1_0 RootWebArea "Page"',
+      '  uid=1_2 "intro"',
+      '  uid=1_3 navigation',
+      'In: uid=1_3 navigation',
+      '  uid=1_4 link "Home"',
+      '3 more matched: narrow the query, give a role, or raise limit.',
+    ]);
+    assert.deepEqual(formatMatches(PAGE, {query: 'zz', limit: 1}), [
+      'No element matches "zz" among 10 nodes. take_snapshot with interactive=true lists what can be acted on.',
+    ]);
   });
 });
