@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import {parseConfig} from '../config/options.js';
 import {configureLogger, warn} from '../util/logger.js';
+import {tuneHeap} from './heapTuning.js';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
   process.stderr.write(`cdp-mcp needs Node.js 20.19 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
+
+tuneHeap();
 
 const argv = process.argv.slice(2);
 // A first word that is not a flag is a CLI command (start, status, stop) or a tool to call.

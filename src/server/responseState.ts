@@ -4,7 +4,7 @@ import {defaultNavigationTimeout} from '../browser/core/settle.js';
 import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
 import {snapshotSection} from '../snapshot/section.js';
-import {abortable} from '../util/async.js';
+import {abortable, following} from '../util/async.js';
 import {quotesPage} from '../util/pageQuote.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
@@ -31,7 +31,7 @@ export async function resolveResponseState(options: {
   blockedMark?: number;
   /** Stops work on the call's page when it crashes or a dialog pauses it (as the handler's). */
   guard?: <T>(work: Promise<T>) => Promise<T>;
-  /** The call's: its cancellation stops waiting for the snapshot (the caller then answers "cancelled"). */
+  /** The call's: its cancellation stops the snapshot and the wait for it (the caller then answers "cancelled"). */
   signal?: AbortSignal;
 }): Promise<ResponseState> {
   const {scope, page, wants} = options;
@@ -39,17 +39,20 @@ export async function resolveResponseState(options: {
   let snapshot: string[] | undefined;
   if (wants.snapshot && error === undefined) {
     const guard = options.guard ?? (<T>(work: Promise<T>) => work);
+    // Bounded by the snapshot's own CDP bounds (about 30 s on a page whose scripts never yield:
+    // src/snapshot/engine.ts). A cancelled call stops waiting at once and frees its lane or the
+    // lock; the snapshot stops too (none of its requests is sent after, those in flight are
+    // dropped), as it does when the guard gives up on the page (a dialog, a crash).
+    const {stop, unfollow} = following(options.signal);
     try {
-      // Bounded by the snapshot's own CDP bounds (about 30 s on a page whose scripts never yield:
-      // src/snapshot/engine.ts); a cancelled call stops waiting at once and frees its lane or the
-      // lock, leaving the snapshot to end at its bound with nobody waiting.
-      snapshot = await abortable(
-        guard(snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files)),
-        options.signal,
-      );
+      const section = snapshotSection(page ?? scope.getSelectedPage(), wants.snapshot, options.files, stop.signal);
+      snapshot = await abortable(guard(section), options.signal);
     } catch (e) {
+      stop.abort();
       error = e instanceof Error ? e.message : String(e);
       errorQuotesPage = quotesPage(e);
+    } finally {
+      unfollow();
     }
   }
   const downloads = options.downloads ? await options.downloads.collect() : [];

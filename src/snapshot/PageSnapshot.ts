@@ -103,10 +103,11 @@ export class SnapshotState implements ElementResolver {
 
   /**
    * Takes a new snapshot, makes it the page's current one and returns its
-   * text; `extras` are elements it must show (insertExtraNodes).
+   * text; `extras` are elements it must show (insertExtraNodes). `signal`
+   * (the call's) stops it: no request of it is sent after (engine.ts).
    */
-  async capture(verbose: boolean, extras: readonly ExtraElement[] = []): Promise<string> {
-    const root = await captureTree(this.page, verbose, this.#env);
+  async capture(verbose: boolean, extras: readonly ExtraElement[] = [], signal?: AbortSignal): Promise<string> {
+    const root = await captureTree(this.page, verbose, this.#env, signal);
     if (extras.length && root.ref) {
       insertExtraNodes(root, extras, root.ref.frame);
     }
@@ -185,6 +186,11 @@ export class SnapshotState implements ElementResolver {
     return undefined;
   }
 
+  locate(uid: string): {session: CdpSession; backendNodeId: number} | undefined {
+    const ref = this.node(uid).ref;
+    return ref && {session: ref.frame.session, backendNodeId: ref.backendNodeId};
+  }
+
   async resolve(uid: string): Promise<ResolvedElement> {
     const node = this.node(uid);
     const ref = node.ref;
@@ -223,14 +229,18 @@ export function snapshotState(page: Page): SnapshotState {
   return (page.slots.snapshot ??= new SnapshotState(page));
 }
 
-/** Takes a snapshot of the page (showing `extras` too) and makes its uids the ones tools resolve. */
+/**
+ * Takes a snapshot of the page (showing `extras` too) and makes its uids the
+ * ones tools resolve; `signal` (the call's) stops it.
+ */
 export async function capturePageSnapshot(
   page: Page,
   verbose: boolean,
   extras?: readonly ExtraElement[],
+  signal?: AbortSignal,
 ): Promise<string> {
   const state = snapshotState(page);
-  const text = await state.capture(verbose, extras);
+  const text = await state.capture(verbose, extras, signal);
   page.elements = state;
   return text;
 }

@@ -16,21 +16,21 @@ const NO_AX_NODE = '0';
 /** Sessions where the Accessibility domain is on (getChildAXNodes needs it). */
 const enabled = new WeakMap<CdpSession, Promise<unknown>>();
 
-function enableAccessibility(session: CdpSession): Promise<unknown> {
+function enableAccessibility(session: CdpSession, signal: AbortSignal): Promise<unknown> {
   let done = enabled.get(session);
   if (!done) {
-    done = session.send('Accessibility.enable').catch(() => enabled.delete(session));
+    done = session.send('Accessibility.enable', {}, {signal}).catch(() => enabled.delete(session));
     enabled.set(session, done);
   }
   return done;
 }
 
 /** Chrome's node for one DOM node (synchronous in Chrome: answered from its current tree). */
-export async function ownNode(frame: FrameTarget, objectId: string): Promise<AxItem | undefined> {
+export async function ownNode(frame: FrameTarget, objectId: string, signal: AbortSignal): Promise<AxItem | undefined> {
   const {nodes} = await frame.session.send(
     'Accessibility.getPartialAXTree',
     {objectId, fetchRelatives: false},
-    AX_CALL_TIMEOUT_MS,
+    {timeout: AX_CALL_TIMEOUT_MS, signal},
   );
   return nodes[0] ? new AxItem(nodes[0]) : undefined;
 }
@@ -46,19 +46,23 @@ export async function ownNode(frame: FrameTarget, objectId: string): Promise<AxI
  *
  * Returns undefined when Chrome keeps no node for the element at all.
  */
-export async function subtree(frame: FrameTarget, objectId: string): Promise<AxItem | undefined> {
-  const root = await ownNode(frame, objectId);
+export async function subtree(frame: FrameTarget, objectId: string, signal: AbortSignal): Promise<AxItem | undefined> {
+  const root = await ownNode(frame, objectId, signal);
   if (!root || root.payload.nodeId === NO_AX_NODE) {
     return undefined;
   }
-  await enableAccessibility(frame.session);
+  await enableAccessibility(frame.session, signal);
   const byId = new Map<string, AxItem>([[root.payload.nodeId, root]]);
   let frontier = expandable(root) ? [root] : [];
   for (let level = 0; frontier.length > 0 && level < MAX_SUBTREE_LEVELS; level++) {
     const answers = await Promise.all(
       frontier.map(item =>
         frame.session
-          .send('Accessibility.getChildAXNodes', {id: item.payload.nodeId, frameId: frame.frameId}, AX_CALL_TIMEOUT_MS)
+          .send(
+            'Accessibility.getChildAXNodes',
+            {id: item.payload.nodeId, frameId: frame.frameId},
+            {timeout: AX_CALL_TIMEOUT_MS, signal},
+          )
           .then(r => r.nodes)
           .catch(() => [] as AXNode[]),
       ),
@@ -101,11 +105,19 @@ export async function subtree(frame: FrameTarget, objectId: string): Promise<AxI
  * choice for big or deep subtrees, where the level-by-level fetch would take
  * one round trip per level.
  */
-export async function queriedSubtree(frame: FrameTarget, objectId: string): Promise<AxItem | undefined> {
-  const {nodes} = await frame.session.send('Accessibility.queryAXTree', {objectId}, AX_CALL_TIMEOUT_MS);
+export async function queriedSubtree(
+  frame: FrameTarget,
+  objectId: string,
+  signal: AbortSignal,
+): Promise<AxItem | undefined> {
+  const {nodes} = await frame.session.send(
+    'Accessibility.queryAXTree',
+    {objectId},
+    {timeout: AX_CALL_TIMEOUT_MS, signal},
+  );
   // queryAXTree starts only from nodes included in the tree; for the others (ignored inline wrappers,
   // hosts Chrome leaves out) the level-by-level fetch starts from the node's own record.
-  return nodes.length > 0 ? linkAxTree(nodes.map(asFullTreeNode)).root : subtree(frame, objectId);
+  return nodes.length > 0 ? linkAxTree(nodes.map(asFullTreeNode)).root : subtree(frame, objectId, signal);
 }
 
 /**

@@ -137,9 +137,9 @@ export function describeEffect({before, after, settle, newPages, acted = []}: Ef
 /**
  * The page's snapshot lines now (a snapshot that becomes the page's current
  * one; uids stay): verbose when the latest one was, so that a uid only a
- * verbose snapshot shows still resolves.
+ * verbose snapshot shows still resolves. `signal`: the call's, which stops it.
  */
-export async function currentLines(page: Page): Promise<PrintedLine[]> {
-  await capturePageSnapshot(page, snapshotState(page).verbose);
+export async function currentLines(page: Page, signal?: AbortSignal): Promise<PrintedLine[]> {
+  await capturePageSnapshot(page, snapshotState(page).verbose, undefined, signal);
   return [...snapshotState(page).lines];
 }

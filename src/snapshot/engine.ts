@@ -1,5 +1,5 @@
 import type {Page} from '../browser/core/Page.js';
-import {errorMessage} from '../util/async.js';
+import {errorMessage, following, throwIfCancelled} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {type FastContext, fastTreeSnapshot} from './fastTree.js';
 import {type FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
@@ -187,7 +187,7 @@ function documentOf(page: Page, place: FramePlace): string | undefined {
   return isMainFrame(page, place) ? page.loaderId : undefined;
 }
 
-async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Promise<Path> {
+async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace, signal: AbortSignal): Promise<Path> {
   const force = forced();
   if (force) {
     return force;
@@ -196,21 +196,44 @@ async function choosePath(page: Page, env: SnapshotEnv, place: FramePlace): Prom
   if (last && last.document === documentOf(page, place)) {
     return nextPath(last);
   }
-  return (await probeSize(page, place)) >= FAST_MIN_NODES ? 'fast' : 'full';
+  return (await probeSize(page, place, env.worlds, signal)) >= FAST_MIN_NODES ? 'fast' : 'full';
 }
 
-/** Takes the tree of a page's snapshot (main frame and every frame inside it). */
-export async function captureTree(page: Page, verbose: boolean, env: SnapshotEnv): Promise<SnapNode> {
-  const capture = new Capture(page, env);
-  const main = capture.frames.mainPlace();
-  const root = verbose ? await capture.verbose(main, 0) : await capture.frame(main, 0);
-  if (!verbose) {
-    capture.forgetUnvisited();
+/**
+ * Takes the tree of a page's snapshot (main frame and every frame inside it).
+ * Every CDP request of it carries one signal, which aborts when `signal` (the
+ * call's: cancelled, or its caller gave up on it) does, or when the snapshot
+ * fails (a request ran out of time on a page that does not answer): from then
+ * on none of its requests is sent, those in flight are dropped (their late
+ * answers ignored), and its remote objects are released.
+ */
+export async function captureTree(
+  page: Page,
+  verbose: boolean,
+  env: SnapshotEnv,
+  signal?: AbortSignal,
+): Promise<SnapNode> {
+  const {stop, unfollow} = following(signal);
+  try {
+    const capture = new Capture(page, env, stop.signal);
+    const main = capture.frames.mainPlace();
+    const root = verbose ? await capture.verbose(main, 0) : await capture.frame(main, 0);
+    throwIfCancelled(stop.signal);
+    if (!verbose) {
+      capture.forgetUnvisited();
+    }
+    if (!root) {
+      throw new Error('Failed to create accessibility snapshot');
+    }
+    return root;
+  } catch (error) {
+    // Its other frames and pipelined questions may still be waiting for the page: drop them.
+    stop.abort();
+    debug(`snapshot of page ${page.id} stopped: ${errorMessage(error)}`);
+    throw error;
+  } finally {
+    unfollow();
   }
-  if (!root) {
-    throw new Error('Failed to create accessibility snapshot');
-  }
-  return root;
 }
 
 /**
@@ -225,8 +248,9 @@ class Capture {
   constructor(
     readonly page: Page,
     readonly env: SnapshotEnv,
+    readonly signal: AbortSignal,
   ) {
-    this.frames = new SnapshotFrames(page);
+    this.frames = new SnapshotFrames(page, signal);
   }
 
   /** A verbose snapshot: every frame's full tree, every node in it. */
@@ -237,7 +261,7 @@ class Capture {
   readonly frame = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
     const {page, env} = this;
     this.#visited.add(place.key);
-    const path = await choosePath(page, env, place);
+    const path = await choosePath(page, env, place, this.signal);
     const history = env.frames.get(place.key);
     // The first walk of a document so far read whole is checked against the full tree once:
     // the walk cannot see into a closed shadow root on a built-in element, Chrome can.

@@ -32,7 +32,7 @@ export async function fastTreeSnapshot(
   depth: number,
 ): Promise<{root: SnapNode | undefined; nodes: number; asked: number} | 'full'> {
   const started = performance.now();
-  const walk = new PageWalk(place, ctx.worlds);
+  const walk = new PageWalk(place, ctx.worlds, ctx.frames.signal);
   let frame: FrameTarget;
   let result: WalkResult;
   let answers: Answer[];

@@ -76,8 +76,8 @@ export function formatMatches(lines: readonly PrintedLine[], query: ElementQuery
   return out;
 }
 
-/** Takes a snapshot of the page and returns its lines matching `query` (formatMatches). */
-export async function findElements(page: Page, query: ElementQuery): Promise<string[]> {
-  await capturePageSnapshot(page, false);
+/** Takes a snapshot of the page (`signal`: the call's, which stops it) and returns its lines matching `query` (formatMatches). */
+export async function findElements(page: Page, query: ElementQuery, signal?: AbortSignal): Promise<string[]> {
+  await capturePageSnapshot(page, false, undefined, signal);
   return formatMatches(snapshotState(page).lines, query);
 }

@@ -1,6 +1,6 @@
 import type {Protocol} from '../../protocol/index.js';
 import type {Page} from '../browser/core/Page.js';
-import type {CdpSession} from '../cdp/CdpConnection.js';
+import type {CdpSession, SendOptions} from '../cdp/CdpConnection.js';
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import type {FrameTarget} from './types.js';
@@ -29,7 +29,11 @@ export interface FramePlace {
 export class SnapshotFrames {
   readonly #trees = new Map<CdpSession, Promise<Map<string, string>>>();
 
-  constructor(readonly page: Page) {}
+  /** `signal`: the snapshot's (engine.ts): every request carries it. */
+  constructor(
+    readonly page: Page,
+    readonly signal: AbortSignal,
+  ) {}
 
   /** The loaderId of every frame a session hosts (asked once per snapshot and session). */
   #loaders(session: CdpSession): Promise<Map<string, string>> {
@@ -38,17 +42,19 @@ export class SnapshotFrames {
       // The bound of the page's answers (page.bounds: 30 s, or --pageCallTimeout): the renderer's main
       // thread answers in milliseconds, so it runs out only on a page whose scripts never yield, and
       // then it is what ends the snapshot (the AX tree asked alongside has a longer bound, for huge documents).
-      tree = session.send('Page.getFrameTree', {}, this.page.bounds.answerMs).then(({frameTree}) => {
-        const loaders = new Map<string, string>();
-        const visit = (node: Protocol.Page.FrameTree) => {
-          loaders.set(node.frame.id, node.frame.loaderId);
-          for (const child of node.childFrames ?? []) {
-            visit(child);
-          }
-        };
-        visit(frameTree);
-        return loaders;
-      });
+      tree = session
+        .send('Page.getFrameTree', {}, {timeout: this.page.bounds.answerMs, signal: this.signal})
+        .then(({frameTree}) => {
+          const loaders = new Map<string, string>();
+          const visit = (node: Protocol.Page.FrameTree) => {
+            loaders.set(node.frame.id, node.frame.loaderId);
+            for (const child of node.childFrames ?? []) {
+              visit(child);
+            }
+          };
+          visit(frameTree);
+          return loaders;
+        });
       this.#trees.set(session, tree);
     }
     return tree;
@@ -75,7 +81,7 @@ export class SnapshotFrames {
     element: {backendNodeId: number} | {objectId: string},
   ): Promise<FramePlace | undefined> {
     try {
-      const {node} = await parent.session.send('DOM.describeNode', element);
+      const {node} = await parent.session.send('DOM.describeNode', element, {signal: this.signal});
       const frameId = node.frameId;
       if (!frameId) {
         return undefined;
@@ -105,13 +111,18 @@ export class SnapshotFrames {
 export class IsolatedWorlds {
   readonly #worlds = new Map<string, {contextId: Promise<number>}>();
 
-  async context(frame: FramePlace, fresh = false): Promise<number> {
+  /** The world's context id; `options`: the bound and signal of the request that makes it, when it is made. */
+  async context(frame: FramePlace, fresh = false, options?: SendOptions): Promise<number> {
     const known = this.#worlds.get(frame.key);
     if (known && !fresh) {
       return known.contextId;
     }
     const contextId = frame.session
-      .send('Page.createIsolatedWorld', {frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false})
+      .send(
+        'Page.createIsolatedWorld',
+        {frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false},
+        options,
+      )
       .then(r => r.executionContextId);
     this.#worlds.set(frame.key, {contextId});
     contextId.catch(() => this.#worlds.delete(frame.key));

@@ -1,4 +1,4 @@
-import {errorMessage} from '../util/async.js';
+import {CancelledError, errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {type AxItem, linkAxTree} from './axNode.js';
 import {serializeAx, type Shell} from './axSerialize.js';
@@ -48,6 +48,9 @@ export async function attachFrames(
       try {
         item.frameRoot = await snapshot(child, depth + 1);
       } catch (error) {
+        if (error instanceof CancelledError) {
+          throw error;
+        }
         debug('child frame snapshot failed', errorMessage(error));
       }
     }),
@@ -70,7 +73,11 @@ export async function fullTreeSnapshot(
 ): Promise<{root: SnapNode | undefined; nodes: number}> {
   const {frame, result} = await frames.target(
     place,
-    place.session.send('Accessibility.getFullAXTree', {frameId: place.frameId}, AX_TREE_TIMEOUT_MS),
+    place.session.send(
+      'Accessibility.getFullAXTree',
+      {frameId: place.frameId},
+      {timeout: AX_TREE_TIMEOUT_MS, signal: frames.signal},
+    ),
   );
   const {root, items} = linkAxTree(result.nodes);
   if (!root) {

@@ -27,9 +27,11 @@ export class PageWalk {
   readonly objectGroup = `cdp-mcp-snapshot-${PageWalk.#nextGroup++}`;
   #contextId = 0;
 
+  /** `signal`: the snapshot's (engine.ts): every request of the walk carries it, but the release of its objects. */
   constructor(
     readonly place: FramePlace,
     readonly worlds: IsolatedWorlds,
+    readonly signal: AbortSignal,
   ) {}
 
   /** One evaluation whose value is [json, ...nodes]: the JSON and the nodes' remote objects, in two calls. */
@@ -38,7 +40,7 @@ export class PageWalk {
     const response = await session.send(
       'Runtime.evaluate',
       {expression, contextId: this.#contextId, objectGroup: this.objectGroup},
-      WALK_TIMEOUT_MS,
+      {timeout: WALK_TIMEOUT_MS, signal: this.signal},
     );
     if (response.exceptionDetails) {
       throw new PageQuoteError(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
@@ -46,10 +48,11 @@ export class PageWalk {
     if (!response.result.objectId) {
       return undefined;
     }
-    const {result} = await session.send('Runtime.getProperties', {
-      objectId: response.result.objectId,
-      ownProperties: true,
-    });
+    const {result} = await session.send(
+      'Runtime.getProperties',
+      {objectId: response.result.objectId, ownProperties: true},
+      {signal: this.signal},
+    );
     let json: string | undefined;
     const objects: NodeObjects = [];
     for (const prop of result) {
@@ -73,7 +76,7 @@ export class PageWalk {
       ? `${WALKER}.token === ${JSON.stringify(confirm.token)} ? ${JSON.stringify(confirm.ids)} : []`
       : '[]';
     const run = async (fresh: boolean) => {
-      this.#contextId = await this.worlds.context(this.place, fresh);
+      this.#contextId = await this.worlds.context(this.place, fresh, {signal: this.signal});
       const done =
         (await this.#withNodes(`${WALKER} ? ${WALKER}.walk(${args}) : null`)) ??
         (await this.#withNodes(`${WALKER_SOURCE}; ${WALKER}.walk([])`));
@@ -109,7 +112,9 @@ export class PageWalk {
     await Promise.all(
       result.mi.map(async (id, i) => {
         const objectId = objects[result.m + i];
-        const described = objectId ? await frame.session.trySend('DOM.describeNode', {objectId}) : undefined;
+        const described = objectId
+          ? await frame.session.trySend('DOM.describeNode', {objectId}, {signal: this.signal})
+          : undefined;
         if (described) {
           learnt.set(id, described.node.backendNodeId);
         }
@@ -118,6 +123,11 @@ export class PageWalk {
     return learnt;
   }
 
+  /**
+   * Releases the walk's remote objects: sent also after the snapshot was
+   * stopped (Chrome answers in order, so it frees what an evaluation still
+   * in the page's queue makes).
+   */
   release(): void {
     void this.place.session.trySend('Runtime.releaseObjectGroup', {objectGroup: this.objectGroup});
   }

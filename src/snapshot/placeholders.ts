@@ -1,4 +1,4 @@
-import {errorMessage} from '../util/async.js';
+import {errorMessage, throwIfCancelled} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {ownNode, queriedSubtree, subtree} from './axFetch.js';
 import {type AxItem, isControlRole, LEAF_ROLES, TEXT_ROLES} from './axNode.js';
@@ -52,8 +52,8 @@ function needsSubtree(item: AxItem, custom: boolean): boolean {
 }
 
 /** A custom element whose closed shadow root the walk could not enter. */
-async function hasClosedShadowRoot(frame: FrameTarget, objectId: string): Promise<boolean> {
-  const {node} = await frame.session.send('DOM.describeNode', {objectId, pierce: true, depth: 0});
+async function hasClosedShadowRoot(frame: FrameTarget, objectId: string, signal: AbortSignal): Promise<boolean> {
+  const {node} = await frame.session.send('DOM.describeNode', {objectId, pierce: true, depth: 0}, {signal});
   return (node.shadowRoots ?? []).some(root => root.shadowRootType === 'closed');
 }
 
@@ -91,6 +91,7 @@ export async function answerPlaceholders(
 ): Promise<Answer[]> {
   const answers: Answer[] = [];
   const objectIds = [...objects];
+  const {signal} = walk;
   let todo = placeholderNodes(root);
   for (let round = 0; todo.length > 0; round++) {
     const upgrades: WalkNode[] = [];
@@ -103,12 +104,12 @@ export async function answerPlaceholders(
         }
         if (node.k === 'q' || node.k === 'o') {
           const fetch = node.b ? queriedSubtree : subtree;
-          answers[x] = {item: await fetch(frame, objectId).catch(gone), subtree: true};
+          answers[x] = {item: await fetch(frame, objectId, signal).catch(gone), subtree: true};
           return;
         }
         const [item, closed] = await Promise.all([
-          ownNode(frame, objectId).catch(gone),
-          node.ce ? hasClosedShadowRoot(frame, objectId).catch(() => false) : false,
+          ownNode(frame, objectId, signal).catch(gone),
+          node.ce ? hasClosedShadowRoot(frame, objectId, signal).catch(() => false) : false,
         ]);
         answers[x] = {item, subtree: false};
         if (node.k === 'c' && item && (closed || needsSubtree(item, node.ce === 1))) {
@@ -120,9 +121,10 @@ export async function answerPlaceholders(
       upgrades.map(async node => {
         const x = node.x!;
         // Containers worth a placeholder of their own hold more than a few nodes: one call.
-        answers[x] = {item: await queriedSubtree(frame, objectIds[x]!).catch(gone), subtree: true};
+        answers[x] = {item: await queriedSubtree(frame, objectIds[x]!, signal).catch(gone), subtree: true};
       }),
     );
+    throwIfCancelled(signal);
     const empty = todo.filter(n => n.x !== undefined && answers[n.x]?.subtree === true && !answers[n.x]?.item);
     if (empty.length === 0 || round >= MAX_EXPAND_ROUNDS) {
       break;

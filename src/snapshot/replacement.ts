@@ -27,12 +27,12 @@ function goneUid(error: unknown, uids: readonly string[], page: Page): string | 
  * stay) and names the element that looks as the gone one did: the same role
  * and accessible name. Nothing for a nameless element or when none does.
  */
-async function replacementHint(page: Page, uid: string): Promise<string> {
+async function replacementHint(page: Page, uid: string, signal: AbortSignal | undefined): Promise<string> {
   const look = snapshotState(page).lookOf(uid);
   if (!look?.name) {
     return '';
   }
-  await capturePageSnapshot(page, snapshotState(page).verbose);
+  await capturePageSnapshot(page, snapshotState(page).verbose, undefined, signal);
   const same = snapshotState(page).lines.filter(l => l.role === look.role && l.name === look.name && l.uid !== uid);
   const what = `${look.role} "${look.name}"`;
   if (same.length === 1) {
@@ -47,9 +47,15 @@ async function replacementHint(page: Page, uid: string): Promise<string> {
 
 /**
  * Runs an action on uids; when it fails because one of them is gone, the
- * error also names the element that looks the same now, if one does.
+ * error also names the element that looks the same now, if one does
+ * (`signal`: the call's, which stops the snapshot that looks).
  */
-export async function namingReplacement<T>(page: Page, uids: readonly string[], action: () => Promise<T>): Promise<T> {
+export async function namingReplacement<T>(
+  page: Page,
+  uids: readonly string[],
+  action: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   try {
     return await action();
   } catch (error) {
@@ -57,7 +63,7 @@ export async function namingReplacement<T>(page: Page, uids: readonly string[], 
     if (uid === undefined) {
       throw error;
     }
-    const hint = await replacementHint(page, uid).catch(() => '');
+    const hint = await replacementHint(page, uid, signal).catch(() => '');
     if (!hint) {
       throw error;
     }

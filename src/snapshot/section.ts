@@ -84,17 +84,19 @@ function viewedTree(
  * (or one view of it, or with sinceLast only what changed since the page's
  * previous snapshot), or a pointer to the file it was saved to. While a
  * dialog blocks the page nothing can be read from it, so the part is left
- * out (the response shows the dialog instead).
+ * out (the response shows the dialog instead). `signal` stops the snapshot
+ * (engine.ts).
  */
 export async function snapshotSection(
   page: Page,
   request: SnapshotRequest,
   files: Pick<PathSandbox, 'save'>,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   if (page.dialog) {
     return [];
   }
-  const text = request.text ?? (await capturePageSnapshot(page, request.verbose));
+  const text = request.text ?? (await capturePageSnapshot(page, request.verbose, undefined, signal));
   const lines = snapshotState(page).lines;
   const before = page.slots.latestSnapshotText;
   page.slots.latestSnapshotText = {text, verbose: request.verbose, lines};

@@ -210,9 +210,11 @@ export class PageHandle implements ToolPage {
   async observeEffect(acted: readonly string[] = []): Promise<(settle: SettleResult) => Promise<string>> {
     const {page, owner} = this;
     const pagesBefore = new Set(owner.scope.pages().map(p => p.id));
-    const before = await currentLines(page);
+    const {signal} = this.#control;
+    const before = await currentLines(page, signal);
     return async settle => {
-      const after = settle.dialog || settle.navigatedToUrl || page.dialog ? undefined : await currentLines(page);
+      const after =
+        settle.dialog || settle.navigatedToUrl || page.dialog ? undefined : await currentLines(page, signal);
       const newPages = owner.scope
         .pages()
         .filter(p => !pagesBefore.has(p.id))
@@ -222,7 +224,7 @@ export class PageHandle implements ToolPage {
   }
 
   findElements(query: ElementQuery): Promise<string[]> {
-    return findElements(this.page, query);
+    return findElements(this.page, query, this.#control.signal);
   }
 
   text(format: PageTextFormat, uid: string | undefined): Promise<PageText> {

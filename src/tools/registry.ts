@@ -218,8 +218,10 @@ function withSecretsNote(tool: Tool, config: Config): Tool {
 export function createTools(config: Config, sources: ToolSource[] = TOOL_SOURCES): RegisteredTool[] {
   const tools = sources.map(source => withSecretsNote(typeof source === 'function' ? source(config) : source, config));
   checkToolLists(config, tools);
+  // By code unit (names are lower-case ASCII and underscores, where that is localeCompare's
+  // order): a collator would page ICU's data into the server's memory at start.
   return tools
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map(tool => {
       const schema = v.object({...pageIdFor(tool, config), ...tool.schema});
       let outputSchema: Record<string, unknown> | undefined;

@@ -73,6 +73,21 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 }
 
 /**
+ * A controller that aborts when `signal` does (at once when it has): work
+ * that stops for more reasons than the caller's (its own failure) aborts it
+ * too. `unfollow` when the work is over.
+ */
+export function following(signal: AbortSignal | undefined): {stop: AbortController; unfollow: () => void} {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  if (signal?.aborted) {
+    abort();
+  }
+  signal?.addEventListener('abort', abort, {once: true});
+  return {stop, unfollow: () => signal?.removeEventListener('abort', abort)};
+}
+
+/**
  * Settles like `promise`, or rejects with a CancelledError as soon as `signal`
  * aborts (the work behind `promise` is abandoned, not stopped: pass the
  * signal on to whatever can stop it).

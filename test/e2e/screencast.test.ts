@@ -109,7 +109,11 @@ describe('screencast (Chrome recorder)', () => {
       start.text,
       `Screencast recording started. The recording will be saved to ${target}. Use screencast_stop to stop recording.`,
     );
-    await drawFrames(mcp, 1, 20);
+    // Chrome's recorder starts capturing a moment after it answers (on a busy
+    // machine, after the page has drawn many frames): draw for a second at least.
+    const begun = Date.now();
+    await drawFrames(mcp, 1, 60);
+    await pause(Math.max(0, 1_000 - (Date.now() - begun)));
     const stop = await mcp.call('screencast_stop', {pageId: 1});
     assert.equal(stop.isError, false, stop.text);
     assert.equal(stop.text, `The screencast recording has been stopped and saved to ${target}.`);

@@ -6,13 +6,16 @@ import WebSocket from 'ws';
 /**
  * A stand-in for a browser farm's CDP gateway: a WebSocket proxy that wants
  * a header on the handshake, forwards frames to a real Chromium, can refuse
- * the next handshakes (a node restarting) and drop every live connection.
+ * the next handshakes (a node restarting), drop every live connection, and
+ * records the commands the client sends (a count of what went to Chrome).
  */
 export class WsProxy {
   readonly #http: Server;
   readonly #wss = new WebSocket.Server({noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024});
   readonly #live = new Set<{client: WebSocket; upstream: WebSocket}>();
   #refuse = 0;
+  /** The CDP commands the client sent through the proxy, in order (what a test counts). */
+  readonly commands: Array<{method: string; sessionId: string | undefined}> = [];
   /** Handshakes seen: accepted, rejected for the header, refused on purpose. */
   readonly handshakes: Array<'accepted' | 'unauthorized' | 'refused'> = [];
   port = 0;
@@ -60,6 +63,22 @@ export class WsProxy {
     await new Promise<void>(resolve => this.#http.close(() => resolve()));
   }
 
+  #record(data: WebSocket.Data): void {
+    // ws 7 gives text frames as strings.
+    const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString() : undefined;
+    if (text === undefined) {
+      return;
+    }
+    try {
+      const {method, sessionId} = JSON.parse(text) as {method?: string; sessionId?: string};
+      if (method) {
+        this.commands.push({method, sessionId});
+      }
+    } catch {
+      // Not a command.
+    }
+  }
+
   #upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     if (req.headers[this.header.name.toLowerCase()] !== this.header.value) {
       this.handshakes.push('unauthorized');
@@ -78,7 +97,12 @@ export class WsProxy {
       this.#wss.handleUpgrade(req, socket, head, (client: WebSocket) => {
         const pair = {client, upstream};
         this.#live.add(pair);
-        client.on('message', (data: WebSocket.Data) => upstream.readyState === WebSocket.OPEN && upstream.send(data));
+        client.on('message', (data: WebSocket.Data) => {
+          this.#record(data);
+          if (upstream.readyState === WebSocket.OPEN) {
+            upstream.send(data);
+          }
+        });
         upstream.on('message', (data: WebSocket.Data) => client.readyState === WebSocket.OPEN && client.send(data));
         const close = () => {
           this.#live.delete(pair);

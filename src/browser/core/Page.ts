@@ -11,6 +11,7 @@ import {dialogOpenError, type OpenDialog, PageDialogs} from './dialogs.js';
 import {PageFrames} from './frames.js';
 import {DEFAULT_PAGE_BOUNDS, type PageBounds} from './pageBounds.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
+import {readTitle, TitleAhead} from './pageTitle.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
 
 export type {DialogType, OpenDialog} from './dialogs.js';
@@ -28,9 +29,6 @@ export function crashError(page: {id: number}, crash: PageCrash, during: string)
     `Page ${page.id} crashed while ${during}${status}. Reload it with navigate_page (type=reload) or close it with close_page.`,
   );
 }
-
-/** Bound of reading a page title for page lists (as the reference). */
-const TITLE_TIMEOUT_MS = 1_000;
 
 /** An element of the latest snapshot, resolved to a JS object in its frame. */
 export interface ResolvedElement {
@@ -87,6 +85,8 @@ export interface ElementResolver {
   describe(uid: string): ElementSummary;
   /** The uid a DOM node has in the latest snapshot, if any (links DevTools issues to elements). */
   uidForBackendNodeId?(backendNodeId: number): string | undefined;
+  /** Where a uid's DOM node was at the snapshot, not asking the page (resolve does); throws for unknown uids. */
+  locate?(uid: string): {session: CdpSession; backendNodeId: number} | undefined;
 }
 
 /**
@@ -140,6 +140,7 @@ export class Page {
   readonly frames: PageFrames;
   /** The JavaScript dialogs open in the tab, as Chrome's events say. */
   readonly dialogs: PageDialogs;
+  readonly #titleAhead = new TitleAhead();
   readonly #ready: Deferred<void> = deferred<void>();
   readonly #unsubscribe: Array<() => void> = [];
   readonly #crashListeners = new Set<(crash: PageCrash) => void>();
@@ -282,22 +283,18 @@ export class Page {
    * is open, the renderer is busy).
    */
   async fetchTitle(): Promise<string> {
-    if (!this.dialog && !this.crashed) {
-      const result = await this.session.trySend(
-        'Runtime.evaluate',
-        {expression: 'document.title', returnByValue: true},
-        TITLE_TIMEOUT_MS,
-      );
-      if (result && !result.exceptionDetails && typeof result.result.value === 'string') {
-        return result.result.value;
-      }
-    }
-    return this.displayTitle;
+    const ahead = this.#titleAhead.take();
+    const title = !this.dialog && !this.crashed ? await (ahead ?? readTitle(this.session)) : undefined;
+    return title ?? this.displayTitle;
   }
 
   /** Accepts or dismisses the open dialog (as handle_dialog asks); throws when none is open. */
-  answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
-    return this.dialogs.answer(accept, promptText);
+  async answerDialog(accept: boolean, promptText: string | undefined): Promise<void> {
+    const title = this.dialog ? readTitle(this.session) : undefined; // for the page list after the answer (TitleAhead)
+    await this.dialogs.answer(accept, promptText);
+    if (title) {
+      this.#titleAhead.set(title);
+    }
   }
 
   /** Focuses the tab and brings it to the front. */

@@ -11,6 +11,14 @@ const DESCRIBE_TIMEOUT_MS = 5_000;
  */
 export async function cssStylesText(page: Page, uid: string, pageSize: number, pageIdx: number): Promise<string[]> {
   const elements = page.getElements();
+  // Both questions at once, as neither needs the other's answer: whether the
+  // element is still there (resolve: two round trips) and its cascade
+  // (DevTools' model: three). The resolve's verdict still comes first: a
+  // stale or moved element fails with its error, whatever the styles said.
+  const located = elements.locate?.(uid);
+  const early =
+    located?.session === page.session ? PageStyles.of(page).matchedStyles(located.backendNodeId, uid) : undefined;
+  early?.catch(() => undefined);
   const element = await elements.resolve(uid);
   if (element.session !== page.session) {
     throw new Error(
@@ -24,7 +32,9 @@ export async function cssStylesText(page: Page, uid: string, pageSize: number, p
   if (backendNodeId === undefined) {
     throw new Error(`Failed to resolve backend node ID for element with uid "${uid}".`);
   }
-  const {sdk, matched, containers} = await PageStyles.of(page).matchedStyles(backendNodeId, uid);
+  const styles =
+    early && backendNodeId === located?.backendNodeId ? early : PageStyles.of(page).matchedStyles(backendNodeId, uid);
+  const {sdk, matched, containers} = await styles;
   const collector = new CascadeCollector(sdk, matched, {
     resolveUid: id => elements.uidForBackendNodeId?.(id),
     containers,

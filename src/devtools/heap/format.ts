@@ -22,15 +22,20 @@ export interface FormatOptions {
   maxNameLength?: number;
 }
 
-// DevTools formats sizes with Intl in en-US and a no-break space before the unit.
-const KB_DECIMAL = new Intl.NumberFormat('en-US', {maximumFractionDigits: 1, minimumFractionDigits: 1});
-const KB_INTEGER = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0, minimumFractionDigits: 0});
+// DevTools formats sizes with Intl in en-US and a no-break space before the unit. The formats
+// are made on first use: this module loads at start (memoryParams), and an Intl object there
+// pages ICU's data into the server's memory for every session that never reads a heap snapshot.
+let kbFormats: {decimal: Intl.NumberFormat; integer: Intl.NumberFormat} | undefined;
 const UNIT = '\u00a0kB';
 
 /** DevTools' formatBytesToKb: bytes/1000, one decimal below 100 kB, grouped integers above. */
 export function formatBytesToKb(bytes: number): string {
   const kilobytes = bytes / 1000;
-  return (kilobytes < 100 ? KB_DECIMAL : KB_INTEGER).format(kilobytes) + UNIT;
+  kbFormats ??= {
+    decimal: new Intl.NumberFormat('en-US', {maximumFractionDigits: 1, minimumFractionDigits: 1}),
+    integer: new Intl.NumberFormat('en-US', {maximumFractionDigits: 0, minimumFractionDigits: 0}),
+  };
+  return (kilobytes < 100 ? kbFormats.decimal : kbFormats.integer).format(kilobytes) + UNIT;
 }
 
 function truncate(value: string, maxLength = MAX_NAME_LENGTH): string {

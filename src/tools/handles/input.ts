@@ -16,7 +16,7 @@ import type {ToolInput} from '../context.js';
 
 export function pageInput(page: Page, control: CallControl): ToolInput {
   // A uid whose element is gone: the error names the one that looks the same now.
-  const on = <T>(uids: string[], action: () => Promise<T>) => namingReplacement(page, uids, action);
+  const on = <T>(uids: string[], action: () => Promise<T>) => namingReplacement(page, uids, action, control.signal);
   return {
     click: (uid, {dblClick}) => on([uid], () => clickElement(page, uid, dblClick, control)),
     clickAt: (x, y, {dblClick}) => clickPoint(page, x, y, dblClick, control),

@@ -8,21 +8,47 @@ const ANSWER_WAIT_MS = 60_000;
 
 /**
  * Loaded into the server before its own code: when the server writes the
- * tools/list answer (id 2), the Node.js built-in modules loaded by then go to
- * stderr as one line.
+ * tools/list answer (id 2), a report goes to stderr as one line: the Node.js
+ * built-in modules loaded by then, how many Intl objects and locale
+ * comparisons the server made (each pages ICU's data into memory), and the
+ * size of V8's young generation after a burst of allocations that survive a
+ * little while (a snapshot's pattern).
  */
 const REPORT_LOADED = `
+let intl = 0;
+for (const name of ['Collator', 'NumberFormat', 'DateTimeFormat', 'Segmenter', 'PluralRules', 'ListFormat']) {
+  const Original = Intl[name];
+  Intl[name] = new Proxy(Original, {construct: (target, args) => (intl++, new target(...args))});
+}
+const localeCompare = String.prototype.localeCompare;
+String.prototype.localeCompare = function (...args) { intl++; return localeCompare.apply(this, args); };
+const {getHeapSpaceStatistics} = await import('node:v8');
 const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, ...rest) => {
   if (String(chunk).includes('"id":2')) {
     const builtins = process.moduleLoadList.filter(m => m.startsWith('NativeModule ')).map(m => m.slice(13));
-    process.stderr.write('LOADED ' + JSON.stringify(builtins) + '\\n');
+    const intlAtStart = intl;
+    const kept = [];
+    for (let round = 0; round < 300; round++) {
+      const batch = [];
+      for (let i = 0; i < 20000; i++) batch.push({i, text: 'node ' + i});
+      if (round % 3 === 0) kept.push(batch);
+      if (kept.length > 20) kept.shift();
+    }
+    const young = getHeapSpaceStatistics().find(space => space.space_name === 'new_space').space_size;
+    process.stderr.write('LOADED ' + JSON.stringify({builtins, intl: intlAtStart, youngMb: young / 2 ** 20}) + '\\n');
   }
   return write(chunk, ...rest);
 };`;
 
-/** Starts the stdio server, asks initialize and tools/list, returns the built-in modules loaded when it answered. */
-function builtinsAtToolsList(): Promise<string[]> {
+interface StartReport {
+  builtins: string[];
+  intl: number;
+  youngMb: number;
+}
+
+/** Starts the stdio server, asks initialize and tools/list, returns the report made when it answered. */
+function reportAtToolsList(): Promise<StartReport> {
   const child = spawn(
     process.execPath,
     ['--import', `data:text/javascript,${encodeURIComponent(REPORT_LOADED)}`, BIN, '--headless', '--isolated'],
@@ -38,7 +64,7 @@ function builtinsAtToolsList(): Promise<string[]> {
   send({jsonrpc: '2.0', method: 'notifications/initialized'});
   send({jsonrpc: '2.0', id: 2, method: 'tools/list'});
   let stderr = '';
-  return new Promise<string[]>((resolve, reject) => {
+  return new Promise<StartReport>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no tools/list answer within ${ANSWER_WAIT_MS / 1000} s; stderr:\n${stderr}`)),
       ANSWER_WAIT_MS,
@@ -48,7 +74,7 @@ function builtinsAtToolsList(): Promise<string[]> {
       const line = /^LOADED (.*)$/m.exec(stderr);
       if (line) {
         clearTimeout(timer);
-        resolve(JSON.parse(line[1]!) as string[]);
+        resolve(JSON.parse(line[1]!) as StartReport);
       }
     });
     child.on('exit', code => {
@@ -59,11 +85,26 @@ function builtinsAtToolsList(): Promise<string[]> {
 }
 
 describe('start-up', () => {
+  // One start serves every check (each start allocates a burst on a shared machine).
+  let report: Promise<StartReport> | undefined;
+  const atToolsList = () => (report ??= reportAtToolsList());
+
   it('answers tools/list without loading what only some tools use (crypto, zlib, child processes)', async () => {
-    const loaded = await builtinsAtToolsList();
+    const {builtins: loaded} = await atToolsList();
     assert.ok(loaded.includes('net'), `the report works (stdio loads net): ${loaded.join(', ')}`);
     for (const module of ['crypto', 'zlib', 'child_process']) {
       assert.ok(!loaded.includes(module), `${module} is loaded at start-up: ${loaded.join(', ')}`);
     }
+  });
+
+  it('makes no Intl object and no locale comparison before tools/list (ICU data stays out of memory)', async () => {
+    const {intl} = await atToolsList();
+    assert.equal(intl, 0, 'Intl objects made or localeCompare calls before tools/list');
+  });
+
+  it("keeps V8's young generation at its first size under plain node (the bin sets the heap flags)", async () => {
+    const {youngMb} = await atToolsList();
+    // Grown, it is 32 MB (16 MB semi-spaces); kept, 1-2 MB.
+    assert.ok(youngMb <= 4, `young generation ${youngMb} MB after a burst of allocations`);
   });
 });
