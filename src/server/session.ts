@@ -243,7 +243,8 @@ export class McpSession implements CallSession {
         ...(this.host.config.experimentalStructuredContent
           ? {outputSchema: registered.outputSchema as {type: 'object'; properties?: Record<string, object>}}
           : {}),
-        annotations: {title: registered.tool.title, ...toolHints(registered.tool)},
+        // The top-level title is the display name (MCP 2025-06-18: title, then annotations.title): not sent twice.
+        annotations: toolHints(registered.tool),
       })),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

@@ -35,29 +35,13 @@ const CONSOLE_TYPES = [
 /** list_console_messages' parameters. */
 const LIST_CONSOLE_SCHEMA = {
   ...paginationEntries('Messages'),
-  types: v.optional(
-    v.pipe(
-      v.array(v.picklist(CONSOLE_TYPES)),
-      v.description(
-        'Only messages of these types (uncaught errors are "error", DevTools issues "issue"). Omit or empty for all.',
-      ),
-    ),
-  ),
-  includePreservedMessages: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description('Also list messages of the last 2 navigations before the current one. Default is false.'),
-    ),
-  ),
-  includeStackTraces: v.optional(
-    v.pipe(v.boolean(), v.description('Show the (source-mapped) stack trace under each message. Default is false.')),
-  ),
+  types: v.optional(v.pipe(v.array(v.picklist(CONSOLE_TYPES)), v.description('Only these types; omit for all.'))),
+  includePreservedMessages: v.optional(v.pipe(v.boolean(), v.description("Also the last 2 navigations' messages."))),
+  includeStackTraces: v.optional(v.pipe(v.boolean(), v.description('Add stack traces.'))),
   serviceWorkerId: v.optional(
     v.pipe(
       v.string(),
-      v.description(
-        "List the messages of an extension's service worker instead of the page's: give the extension's id (as list_extensions shows it, not the sw-<n> id of list_pages). Their msgids are not get_console_message's.",
-      ),
+      v.description("An extension id (list_extensions, not sw-<n>): list its service worker's messages instead."),
     ),
   ),
 };
@@ -66,7 +50,7 @@ export const listConsoleMessages = (config: Config) =>
   definePageTool({
     name: 'list_console_messages',
     title: 'List console messages',
-    description: `List console messages of the page since its last navigation: console.* calls, uncaught errors, browser log entries and DevTools issues, with msgids for get_console_message.${config.categoryExtensions ? " This includes messages of extensions' content scripts." : ''}`,
+    description: `Console messages, errors, log entries and DevTools issues since the last navigation.${config.categoryExtensions ? " This includes messages of extensions' content scripts." : ''}`,
     annotations: {category: 'debugging', readOnlyHint: true},
     blockedByDialog: false,
     sections: ['consoleList'],
@@ -99,8 +83,7 @@ export const listConsoleMessages = (config: Config) =>
 export const getConsoleMessage = definePageTool({
   name: 'get_console_message',
   title: 'Get console message',
-  description:
-    'Show one console message by msgid (from list_console_messages): its arguments, (source-mapped) stack trace and error causes, or the details of a DevTools issue.',
+  description: 'One console message by msgid: arguments, stack trace, error causes or issue details.',
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: false,
   sections: ['consoleMessage'],

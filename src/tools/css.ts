@@ -7,7 +7,7 @@ export const getCssStyles = definePageTool({
   pageContent: ['lines'],
   title: 'Get CSS styles',
   description:
-    'List the CSS rules that apply to an element (uid from take_snapshot), highest cascade precedence first: inline style, matched rules with their selectors and source lines (e.g. styles.css:12, user agent stylesheet), wrapping @media/@container/@layer/@scope rules, inherited rules and pseudo-elements. Declarations that lose the cascade are marked [overloaded]. Paginated by rules.',
+    'CSS rules applying to an element, highest precedence first: inline, matched (selector, source line, @media etc.), inherited, pseudo-elements. Losing declarations marked [overloaded]. Paginated by rules.',
   annotations: {category: 'debugging', readOnlyHint: true},
   blockedByDialog: true,
   schema: {

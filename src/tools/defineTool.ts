@@ -150,13 +150,7 @@ export function definePageTool<E extends Entries, const S extends ToolSectionNam
 
 /** Shared parameter: a navigation/wait bound in milliseconds. */
 export const timeoutEntry = {
-  timeout: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.description('Maximum wait time in milliseconds. If set to 0 or omitted, the default timeout is used.'),
-    ),
-  ),
+  timeout: v.optional(v.pipe(v.number(), v.integer(), v.description('Max wait in ms; 0 or omitted: the default.'))),
 };
 
 /** Normalises the shared timeout parameter: 0 or negative means "use the default". */
@@ -165,13 +159,11 @@ export function timeoutOrDefault(timeout: number | undefined): number | undefine
 }
 
 export const includeSnapshotEntry = {
-  includeSnapshot: v.optional(
-    v.pipe(v.boolean(), v.description('Whether to include a snapshot in the response. Default is false.')),
-  ),
+  includeSnapshot: v.optional(v.pipe(v.boolean(), v.description('Also return a snapshot.'))),
 };
 
 export const pageIdEntry = {
-  pageId: v.pipe(v.number(), v.description('The id of the page to act on, as shown by list_pages.')),
+  pageId: v.pipe(v.number(), v.description('Page id, from list_pages.')),
 };
 
 /** pageId on the CLI: optional, the selected page when omitted. */
@@ -188,15 +180,8 @@ export const optionalPageIdEntry = {
 export function paginationEntries(items: string) {
   return {
     pageSize: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(1),
-        v.description(`${items} per page. Omit (with pageIdx) to list all.`),
-      ),
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`${items} per page; omit for all.`)),
     ),
-    pageIdx: v.optional(
-      v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page to show. Default is the first page.')),
-    ),
+    pageIdx: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based page. Default 0.'))),
   };
 }

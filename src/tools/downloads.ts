@@ -4,8 +4,7 @@ import {defineTool} from './defineTool.js';
 export const listDownloads = defineTool({
   name: 'list_downloads',
   title: 'List downloads',
-  description:
-    "List the downloads of this browser session: file name, URL, size, state (in progress, completed, canceled, refused) and where the file was saved (over HTTP the session's own folder, else --downloadsDir). Responses of actions that start a download mention it too.",
+  description: "This session's downloads: file, URL, size, state and saved path.",
   annotations: {category: 'input', readOnlyHint: true},
   beyondReference: true,
   // Reads the download records the server keeps, so a stuck page cannot hold it back.

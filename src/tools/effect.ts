@@ -14,7 +14,7 @@ export function effectEntry(action: string) {
       v.pipe(
         v.boolean(),
         v.description(
-          `Answer with one line saying what the ${action} did instead of the success line: navigation, a page opened (its id), a dialog, focus moved, values or states changed, nodes added/removed/changed, or no observable change. Takes a snapshot before and after. Default is false.`,
+          `Answer with one line of what the ${action} changed (navigation, new page, dialog, focus, values, nodes, or nothing) instead of the success line.`,
         ),
       ),
     ),

@@ -8,7 +8,7 @@ export const emulate = definePageTool({
   name: 'emulate',
   title: 'Emulate device and network',
   description:
-    'Emulate network conditions, CPU slowdown, geolocation, user agent, media features and a device viewport on the page. Each call sets the whole emulation state: omitted settings are reset (except extraHttpHeaders, kept until given again).',
+    'Emulate network, CPU, geolocation, user agent, media features and viewport. Each call sets the whole state: omitted settings reset (extraHttpHeaders excepted).',
   annotations: {
     category: 'emulation',
     readOnlyHint: false,
@@ -19,10 +19,7 @@ export const emulate = definePageTool({
   blockedByDialog: true,
   schema: {
     networkConditions: v.optional(
-      v.pipe(
-        v.picklist(NETWORK_CONDITION_NAMES),
-        v.description('Throttle the network to a preset, or go offline. Omit for no throttling.'),
-      ),
+      v.pipe(v.picklist(NETWORK_CONDITION_NAMES), v.description('Network preset; omit for none.')),
     ),
     cpuThrottlingRate: v.optional(
       v.pipe(
@@ -32,56 +29,21 @@ export const emulate = definePageTool({
         v.description('CPU slowdown factor (1 = none). Omit for no slowdown.'),
       ),
     ),
-    geolocation: v.optional(
-      v.pipe(
-        v.string(),
-        v.description(
-          'Position to report as "<latitude>,<longitude>", e.g. "48.85,2.35". Omit to remove the override.',
-        ),
-      ),
-    ),
-    userAgent: v.optional(
-      v.pipe(v.string(), v.description('User agent string to send and report. Omit or "" for the default.')),
-    ),
-    colorScheme: v.optional(
-      v.pipe(
-        v.picklist(['dark', 'light', 'auto']),
-        v.description('prefers-color-scheme to emulate; auto (or omitted) for the default.'),
-      ),
-    ),
-    forcedColors: v.optional(
-      v.pipe(
-        v.picklist(['active', 'none', 'auto']),
-        v.description('forced-colors media feature; auto (or omitted) for the default.'),
-      ),
-    ),
+    geolocation: v.optional(v.pipe(v.string(), v.description('"<lat>,<lon>", e.g. "48.85,2.35".'))),
+    userAgent: v.optional(v.pipe(v.string(), v.description('User agent; "" for the default.'))),
+    colorScheme: v.optional(v.pipe(v.picklist(['dark', 'light', 'auto']), v.description('prefers-color-scheme.'))),
+    forcedColors: v.optional(v.pipe(v.picklist(['active', 'none', 'auto']), v.description('forced-colors.'))),
     prefersContrast: v.optional(
-      v.pipe(
-        v.picklist(['more', 'less', 'custom', 'no-preference', 'auto']),
-        v.description('prefers-contrast media feature; auto (or omitted) for the default.'),
-      ),
+      v.pipe(v.picklist(['more', 'less', 'custom', 'no-preference', 'auto']), v.description('prefers-contrast.')),
     ),
     prefersReducedMotion: v.optional(
-      v.pipe(
-        v.picklist(['reduce', 'no-preference', 'auto']),
-        v.description('prefers-reduced-motion media feature; auto (or omitted) for the default.'),
-      ),
+      v.pipe(v.picklist(['reduce', 'no-preference', 'auto']), v.description('prefers-reduced-motion.')),
     ),
     viewport: v.optional(
-      v.pipe(
-        v.string(),
-        v.description(
-          `Device viewport as ${VIEWPORT_FORMAT}, e.g. "390x844x3,mobile,touch". The page reloads when mobile or touch changes. Omit to remove the override.`,
-        ),
-      ),
+      v.pipe(v.string(), v.description(`${VIEWPORT_FORMAT}, e.g. "390x844x3,mobile". Changing mobile/touch reloads.`)),
     ),
     extraHttpHeaders: v.optional(
-      v.pipe(
-        v.string(),
-        v.description(
-          'Headers to add to every request of the page, as a JSON object string, e.g. {"X-Test":"1"}. "" removes them; omitted keeps the current ones.',
-        ),
-      ),
+      v.pipe(v.string(), v.description('JSON object of headers for every request; "" removes, omitted keeps.')),
     ),
   },
   async handler({params, page}, response) {
@@ -96,7 +58,7 @@ const MAX_SIZE = 16_384;
 export const resizePage = definePageTool({
   name: 'resize_page',
   title: 'Resize page',
-  description: "Resize the page's content area (the viewport) to the given width and height in CSS pixels.",
+  description: 'Resize the viewport (CSS pixels).',
   annotations: {
     category: 'emulation',
     readOnlyHint: false,

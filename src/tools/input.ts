@@ -14,7 +14,7 @@ function typed(config: Config, value: string): string {
 }
 
 const uidEntry = {
-  uid: v.pipe(v.string(), v.description('uid of the element, from the latest take_snapshot.')),
+  uid: v.pipe(v.string(), v.description('Element uid, from a snapshot.')),
 };
 
 /**
@@ -44,8 +44,7 @@ function report(
 export const click = definePageTool({
   name: 'click',
   title: 'Click element',
-  description:
-    'Click an element by its uid from take_snapshot (scrolls it into view first). Waits for what the click causes: navigation, dialog, DOM updates.',
+  description: 'Click an element by uid. Waits for what the click causes (navigation, dialog, DOM updates).',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -56,9 +55,7 @@ export const click = definePageTool({
   blockedByDialog: true,
   schema: {
     ...uidEntry,
-    dblClick: v.optional(
-      v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
-    ),
+    dblClick: v.optional(v.pipe(v.boolean(), v.description('Double-click.'))),
     ...includeSnapshotEntry,
     ...effectEntry('click'),
   },
@@ -96,9 +93,7 @@ export const clickAt = definePageTool({
   schema: {
     x: v.pipe(v.number(), v.description('Horizontal position in CSS pixels from the left of the viewport.')),
     y: v.pipe(v.number(), v.description('Vertical position in CSS pixels from the top of the viewport.')),
-    dblClick: v.optional(
-      v.pipe(v.boolean(), v.description('Double-click instead of a single click. Default is false.')),
-    ),
+    dblClick: v.optional(v.pipe(v.boolean(), v.description('Double-click.'))),
     ...includeSnapshotEntry,
     ...effectEntry('click'),
   },
@@ -125,7 +120,7 @@ export const clickAt = definePageTool({
 export const hover = definePageTool({
   name: 'hover',
   title: 'Hover element',
-  description: 'Move the mouse over an element by its uid from take_snapshot.',
+  description: 'Move the mouse over an element.',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -147,19 +142,13 @@ export const hover = definePageTool({
 });
 
 const valueEntry = {
-  value: v.pipe(
-    v.string(),
-    v.description(
-      'Text to enter; for a select the option text or value; "true" or "false" for a checkbox, radio or switch.',
-    ),
-  ),
+  value: v.pipe(v.string(), v.description('Text; option text or value; "true"/"false" for a checkbox.')),
 };
 
 export const fill = definePageTool({
   name: 'fill',
   title: 'Fill field',
-  description:
-    'Fill a text field, pick an option of a select, or set a checkbox/radio/switch, by uid from take_snapshot.',
+  description: 'Fill a text field, select an option, or set a checkbox/radio/switch.',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -183,7 +172,7 @@ export const fill = definePageTool({
 export const fillForm = definePageTool({
   name: 'fill_form',
   title: 'Fill form',
-  description: 'Fill several form elements at once, in order (same rules as fill). Stops at the first failure.',
+  description: 'Fill several elements in order, as fill does. Stops at the first failure.',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -196,7 +185,7 @@ export const fillForm = definePageTool({
     elements: v.pipe(
       v.array(v.object({...uidEntry, ...valueEntry})),
       v.minLength(1, 'elements needs at least one entry.'),
-      v.description('Elements to fill: each a uid from take_snapshot and the value for it.'),
+      v.description('uid and value pairs.'),
     ),
     ...includeSnapshotEntry,
     ...effectEntry('form fill'),
@@ -229,8 +218,7 @@ export const fillForm = definePageTool({
 export const drag = definePageTool({
   name: 'drag',
   title: 'Drag and drop',
-  description:
-    'Drag an element onto another (mouse drag, and HTML5 drag and drop when the element is draggable). uids from take_snapshot.',
+  description: 'Drag an element onto another (mouse and HTML5 drag and drop).',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -259,8 +247,7 @@ export const drag = definePageTool({
 export const pressKey = definePageTool({
   name: 'press_key',
   title: 'Press key',
-  description:
-    'Press a key or a combination on the focused element, e.g. "Enter", "Tab", "Control+A", "Control+Shift+R", "Control++" (modifiers: Control, Shift, Alt, Meta).',
+  description: 'Press a key or combination on the focused element.',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -270,10 +257,7 @@ export const pressKey = definePageTool({
   },
   blockedByDialog: true,
   schema: {
-    key: v.pipe(
-      v.string(),
-      v.description('Key or combination joined with "+", e.g. "Enter", "Control+A", "Shift+Tab".'),
-    ),
+    key: v.pipe(v.string(), v.description('e.g. "Enter", "Control+A", "Control++".')),
     ...includeSnapshotEntry,
     ...effectEntry('key press'),
   },
@@ -292,8 +276,7 @@ export const pressKey = definePageTool({
 export const typeTextTool = definePageTool({
   name: 'type_text',
   title: 'Type text',
-  description:
-    'Type text into the focused element with the keyboard, optionally followed by a key such as Enter. Focus it first with click.',
+  description: 'Type into the focused element, optionally then a key.',
   annotations: {
     category: 'input',
     readOnlyHint: false,
@@ -304,9 +287,7 @@ export const typeTextTool = definePageTool({
   blockedByDialog: true,
   schema: {
     text: v.pipe(v.string(), v.description('Text to type.')),
-    submitKey: v.optional(
-      v.pipe(v.string(), v.description('Key to press after typing, e.g. "Enter", "Tab" or "Escape".')),
-    ),
+    submitKey: v.optional(v.pipe(v.string(), v.description('e.g. "Enter".'))),
     ...effectEntry('typing'),
   },
   async handler({params, page}, response, {config}) {
@@ -329,8 +310,7 @@ export const typeTextTool = definePageTool({
 export const uploadFile = definePageTool({
   name: 'upload_file',
   title: 'Upload file',
-  description:
-    'Upload files through a file input, or an element that opens a file chooser when clicked, by uid from take_snapshot.',
+  description: 'Upload a file through a file input or an element opening a file chooser.',
   annotations: {
     category: 'input',
     readOnlyHint: false,

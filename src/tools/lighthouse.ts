@@ -13,7 +13,7 @@ export const lighthouseAudit = definePageTool({
   // timings are only worth something with nothing else running.
   browserWide: 'a Lighthouse audit (one at a time in the whole server)',
   description:
-    'Run a Lighthouse audit of the page for accessibility, SEO, best practices and agentic browsing (not performance: use performance_start_trace). Returns category scores and every failed audit with the DOM nodes it flags; the full report is saved as report.json and report.html.',
+    'Lighthouse audit (accessibility, SEO, best practices, agentic browsing; not performance): scores and failed audits; full report saved as JSON and HTML.',
   annotations: {
     category: 'debugging',
     readOnlyHint: false,
@@ -28,7 +28,7 @@ export const lighthouseAudit = definePageTool({
     mode: v.optional(
       v.pipe(
         v.picklist(['navigation', 'snapshot']),
-        v.description('"navigation" reloads the page and audits the load; "snapshot" audits the page as it is now.'),
+        v.description('navigation reloads and audits the load; snapshot audits the page as is.'),
       ),
       'navigation',
     ),
@@ -36,9 +36,7 @@ export const lighthouseAudit = definePageTool({
       v.pipe(v.picklist(['desktop', 'mobile']), v.description('Device to emulate during the audit.')),
       'desktop',
     ),
-    outputDirPath: v.optional(
-      v.pipe(v.string(), v.description('Folder for report.json and report.html. Default: a new temp folder.')),
-    ),
+    outputDirPath: v.optional(v.pipe(v.string(), v.description('Report folder. Default: a temp folder.'))),
   },
   async handler({params, page}, response, {files, progress}) {
     const {mode, device, outputDirPath} = params;

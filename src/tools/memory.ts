@@ -18,8 +18,7 @@ import {
 export const takeHeapSnapshot = definePageTool({
   name: 'take_heapsnapshot',
   title: 'Take heap snapshot',
-  description:
-    'Take a heap snapshot of the page (after a garbage collection) and save it to a .heapsnapshot file. Take one before and one after the action you suspect of leaking, then compare them with compare_heapsnapshots (needs --memoryDebugging).',
+  description: 'Save a heap snapshot of the page (after GC) to a .heapsnapshot file.',
   annotations: {
     category: 'memory',
     readOnlyHint: false,
@@ -30,7 +29,7 @@ export const takeHeapSnapshot = definePageTool({
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {
-    filePath: v.pipe(v.string(), v.description('Where to save the snapshot; the extension becomes .heapsnapshot.')),
+    filePath: v.pipe(v.string(), v.description('File to write.')),
   },
   async handler({params, page}, response, {files, heap, progress}) {
     const report = throttled(progress);

@@ -8,39 +8,23 @@ import {checkNavigationUrl} from './urlChecks.js';
 import {showWebMcpTools} from './webmcp.js';
 
 const initScriptEntry = {
-  initScript: v.optional(
-    v.pipe(
-      v.string(),
-      v.description('JavaScript to run in every new document of this navigation before any of its own scripts.'),
-    ),
-  ),
+  initScript: v.optional(v.pipe(v.string(), v.description("Script run before the new documents' own."))),
 };
 
 /** navigate_page's parameters (no initScript without JavaScript evaluation: it is then an unknown argument). */
 const navigateSchema = (config: Config) => ({
   type: v.optional(
-    v.pipe(
-      v.picklist(['url', 'back', 'forward', 'reload']),
-      v.description('Navigate to a URL, back or forward in history, or reload. Default is url when url is given.'),
-    ),
+    v.pipe(v.picklist(['url', 'back', 'forward', 'reload']), v.description('Default url when url is given.')),
   ),
   url: v.optional(v.pipe(v.string(), v.description('Target URL (only with type=url).'))),
   ignoreCache: v.optional(v.pipe(v.boolean(), v.description('Bypass the cache when reloading.'))),
   handleBeforeUnload: v.optional(
-    v.pipe(
-      v.picklist(['accept', 'dismiss']),
-      v.description('Whether to accept or dismiss a beforeunload dialog the navigation triggers. Default is accept.'),
-    ),
+    v.pipe(v.picklist(['accept', 'dismiss']), v.description('For a beforeunload dialog. Default accept.')),
   ),
   ...(config.javascriptEvaluation ? initScriptEntry : {}),
   ...timeoutEntry,
   effect: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description(
-        'Answer with one line saying where the page is now, without the page list (list_pages has it). Default is false.',
-      ),
-    ),
+    v.pipe(v.boolean(), v.description('Answer with one line of where the page is, not the page list.')),
   ),
 });
 
@@ -71,8 +55,7 @@ export const navigatePage = (config: Config) =>
     name: 'navigate_page',
     pageContent: ['lines'],
     title: 'Navigate page',
-    description:
-      'Load a URL in the page, or go back, forward or reload. Waits for the new document to load and returns the page list.',
+    description: 'Go to a URL, back, forward or reload; waits for the load.',
     annotations: {
       category: 'navigation',
       readOnlyHint: false,
@@ -138,15 +121,14 @@ function navigationLine(request: NavigationRequest, outcome: NavigationOutcome, 
 export const waitFor = definePageTool({
   name: 'wait_for',
   title: 'Wait for text',
-  description:
-    'Wait until any of the given texts appears on the page (in any frame or open shadow root), then return a snapshot of the page.',
+  description: 'Wait until any of the texts appears, then return a snapshot.',
   annotations: {category: 'navigation', readOnlyHint: true},
   blockedByDialog: true,
   schema: {
     text: v.pipe(
       v.array(v.string()),
       v.minLength(1, 'text needs at least one string.'),
-      v.description('Texts to look for; the wait ends when any of them appears.'),
+      v.description('Texts to wait for.'),
     ),
     ...timeoutEntry,
   },

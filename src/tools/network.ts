@@ -52,8 +52,7 @@ function summary(record: NetworkRecord): RequestSummary {
 export const listNetworkRequests = definePageTool({
   name: 'list_network_requests',
   title: 'List network requests',
-  description:
-    'List the network requests of the page since its last navigation (each redirect hop is its own entry), with reqids for get_network_request.',
+  description: 'Network requests since the last navigation, with reqids.',
   annotations: {category: 'network', readOnlyHint: true},
   sections: ['networkList'],
   blockedByDialog: false,
@@ -61,17 +60,9 @@ export const listNetworkRequests = definePageTool({
   schema: {
     ...paginationEntries('Requests'),
     resourceTypes: v.optional(
-      v.pipe(
-        v.array(v.picklist(RESOURCE_TYPES)),
-        v.description('Only requests of these resource types. Omit or empty for all.'),
-      ),
+      v.pipe(v.array(v.picklist(RESOURCE_TYPES)), v.description('Only these types; omit for all.')),
     ),
-    includePreservedRequests: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description('Also list requests of the last 2 navigations before the current one. Default is false.'),
-      ),
-    ),
+    includePreservedRequests: v.optional(v.pipe(v.boolean(), v.description("Also the last 2 navigations' requests."))),
   },
   async handler({params, page}, response) {
     const types = params.resourceTypes?.length ? new Set<string>(params.resourceTypes) : undefined;
@@ -91,8 +82,7 @@ export const listNetworkRequests = definePageTool({
 export const getNetworkRequest = definePageTool({
   name: 'get_network_request',
   title: 'Get network request',
-  description:
-    'Show one request by reqid (from list_network_requests): status, request and response headers and bodies, failure and redirect chain. Bodies can be saved to files instead.',
+  description: 'One request by reqid: status, headers, bodies, failure and redirects.',
   annotations: {
     category: 'network',
     readOnlyHint: false,
@@ -106,18 +96,8 @@ export const getNetworkRequest = definePageTool({
   outputHint: 'Save the bodies to files with requestFilePath and responseFilePath.',
   schema: {
     reqid: v.optional(v.pipe(v.number(), v.description('The reqid of a request from list_network_requests.'))),
-    requestFilePath: v.optional(
-      v.pipe(
-        v.string(),
-        v.description('Save the raw request body to this file (extension .network-request) instead of showing it.'),
-      ),
-    ),
-    responseFilePath: v.optional(
-      v.pipe(
-        v.string(),
-        v.description('Save the raw response body to this file (extension .network-response) instead of showing it.'),
-      ),
-    ),
+    requestFilePath: v.optional(v.pipe(v.string(), v.description('Save the request body to this file.'))),
+    responseFilePath: v.optional(v.pipe(v.string(), v.description('Save the response body to this file.'))),
   },
   async handler({params, page}, response, {files, config}) {
     if (!params.reqid) {

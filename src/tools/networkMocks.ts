@@ -33,9 +33,7 @@ const patternEntry = (what: string) =>
   v.pipe(
     v.string(),
     v.minLength(1),
-    v.description(
-      `${what} a URL with wildcards ("https://api.example.com/users/*"; * matches any characters, / included; a wildcard host matches any port), a glob for any site ("**/api/price"), a path on the page's origin ("/api/price"), or URLPattern syntax ("*://*/users/:id").`,
-    ),
+    v.description(`${what} URL with * wildcards ("https://a.com/users/*"), "**/api/x", "/api/x" or URLPattern.`),
   );
 
 /** The page's origin, for patterns written as a path; undefined for about:blank, data: and the like. */
@@ -77,7 +75,7 @@ export const mockNetworkRequest = definePageTool({
   name: 'mock_network_request',
   title: 'Mock network request',
   description:
-    "Answer requests of the page's browser context whose URL matches a pattern (and method) with a given response, without contacting the server; other requests are untouched. Newer mocks win. list_network_requests marks mocked requests. URLs blocked by --blockedUrlPattern/--allowedUrlPattern stay blocked.",
+    "Answer matching requests of the page's context with a given response, without the server. Newer mocks win.",
   annotations: {
     category: 'network',
     readOnlyHint: false,
@@ -90,12 +88,12 @@ export const mockNetworkRequest = definePageTool({
   blockedByDialog: false,
   filePaths: ['bodyFilePath'],
   schema: {
-    urlPattern: patternEntry('Which request URLs to answer:'),
+    urlPattern: patternEntry('Requests to answer:'),
     method: v.optional(
       v.pipe(
         v.string(),
         v.regex(/^[A-Za-z]+$/, 'Expected an HTTP method such as GET or POST'),
-        v.description('Only requests with this HTTP method (e.g. GET, POST). Default: any method.'),
+        v.description('HTTP method. Default: any.'),
       ),
     ),
     status: v.pipe(
@@ -105,27 +103,13 @@ export const mockNetworkRequest = definePageTool({
       v.maxValue(599),
       v.description('HTTP status of the answer, 200-599.'),
     ),
-    headers: v.optional(
-      v.pipe(v.string(), v.description('Response headers as a JSON object, e.g. {"cache-control": "no-store"}.')),
-    ),
-    contentType: v.optional(
-      v.pipe(
-        v.string(),
-        v.description('Content-Type of the answer (default: from headers, the body file, or text/plain).'),
-      ),
-    ),
+    headers: v.optional(v.pipe(v.string(), v.description('Headers as a JSON object.'))),
+    contentType: v.optional(v.pipe(v.string(), v.description('Default: from headers or body file, else text/plain.'))),
     body: v.optional(v.pipe(v.string(), v.description('Response body text. Not with bodyFilePath.'))),
     bodyFilePath: v.optional(
       v.pipe(v.string(), v.description('File whose bytes are the response body. Not with body.')),
     ),
-    times: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(1),
-        v.description('Answer this many requests, then remove the mock. Default: until clear_network_mocks.'),
-      ),
-    ),
+    times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Remove after this many answers.'))),
   },
   async handler({params, page}, response, {config, files}) {
     if (params.body !== undefined && params.bodyFilePath !== undefined) {
@@ -166,8 +150,7 @@ export const mockNetworkRequest = definePageTool({
 export const clearNetworkMocks = definePageTool({
   name: 'clear_network_mocks',
   title: 'Clear network mocks',
-  description:
-    "Remove network mocks of the page's browser context: those with exactly this urlPattern, or all of them. Matching requests go to the network again.",
+  description: 'Remove the network mocks with exactly this urlPattern, or all of them.',
   annotations: {
     category: 'network',
     readOnlyHint: false,
@@ -180,11 +163,7 @@ export const clearNetworkMocks = definePageTool({
   blockedByDialog: false,
   schema: {
     urlPattern: v.optional(
-      v.pipe(
-        v.string(),
-        v.minLength(1),
-        v.description('The pattern of the mocks to remove, exactly as given to mock_network_request.'),
-      ),
+      v.pipe(v.string(), v.minLength(1), v.description('As given to mock_network_request; omit for all.')),
     ),
   },
   async handler({params, page}, response) {

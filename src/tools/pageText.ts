@@ -13,7 +13,7 @@ export const getPageText = definePageTool({
   name: 'get_page_text',
   title: 'Get page text',
   description:
-    "Get the page's readable main content as markdown (or plain text): headings, lists, links with absolute URLs, tables as pipe tables, image alt text; navigation, header, footer, asides and hidden content left out. Frames, out-of-process ones included, are read too. Give a uid for one element's content instead. Cheaper than a snapshot for reading.",
+    "The page's main content as markdown or text (frames included; navigation, header, footer, asides left out). Cheaper than a snapshot for reading.",
   annotations: {category: 'navigation', readOnlyHint: true},
   beyondReference: true,
   sections: ['pageText'],
@@ -24,12 +24,8 @@ export const getPageText = definePageTool({
     format: v.optional(
       v.pipe(v.picklist(['markdown', 'text']), v.description('markdown (default) or text (no markup, no link URLs).')),
     ),
-    uid: v.optional(
-      v.pipe(v.string(), v.description("uid of an element from take_snapshot: that element's content only.")),
-    ),
-    filePath: v.optional(
-      v.pipe(v.string(), v.description('Save the text to this file (.md or .txt) instead of returning it.')),
-    ),
+    uid: v.optional(v.pipe(v.string(), v.description("Only this element's content."))),
+    filePath: v.optional(v.pipe(v.string(), v.description('Save to this file (.md/.txt).'))),
   },
   async handler({params, page}, response, {files}) {
     const format = params.format ?? 'markdown';

@@ -6,7 +6,7 @@ import {checkNavigationUrl} from './urlChecks.js';
 export const listPages = defineTool({
   name: 'list_pages',
   title: 'List pages',
-  description: 'List the pages (tabs) open in the browser with their ids, titles and URLs, and which one is selected.',
+  description: 'Open pages (tabs): ids, titles, URLs, the selected one.',
   annotations: {category: 'navigation', readOnlyHint: true},
   // A read of the page list the server keeps: an agent asks it to see what is stuck, so it
   // must not queue behind a stuck page (a busy page's title falls back to the target's).
@@ -20,14 +20,14 @@ export const listPages = defineTool({
 export const selectPage = defineTool({
   name: 'select_page',
   title: 'Select page',
-  description: 'Select a page by id as the context for later tool calls. Call list_pages for the ids.',
+  description: 'Select a page for later tool calls.',
   annotations: {category: 'navigation', readOnlyHint: true},
   // Changes only the session's choice of page (bringToFront is answered by the browser, not
   // the page): it runs in the order the session queued its page choices, so a later call
   // without pageId acts on this page, and never waits for a stuck page's call.
   lane: {kind: 'selection', why: "sets the session's selected page"},
   schema: {
-    pageId: v.pipe(v.number(), v.description('The id of the page to select, as shown by list_pages.')),
+    pageId: v.pipe(v.number(), v.description('Page id, from list_pages.')),
     bringToFront: v.optional(v.pipe(v.boolean(), v.description('Also focus the page and bring it to the front.'))),
   },
   async handler({params}, response, {browser}) {
@@ -39,7 +39,7 @@ export const selectPage = defineTool({
 export const closePage = defineTool({
   name: 'close_page',
   title: 'Close page',
-  description: 'Close a page by id. The last open page cannot be closed. Call list_pages for the ids.',
+  description: 'Close a page. The last open page cannot be closed.',
   annotations: {
     category: 'navigation',
     readOnlyHint: false,
@@ -50,7 +50,7 @@ export const closePage = defineTool({
   // Closing a page ends its lane and may move the selection: nothing may run on it meanwhile.
   lane: {kind: 'browser', why: 'removes a page (and its lane) and may change the selection'},
   schema: {
-    pageId: v.pipe(v.number(), v.description('The id of the page to close, as shown by list_pages.')),
+    pageId: v.pipe(v.number(), v.description('Page id, from list_pages.')),
   },
   async handler({params}, response, {browser}) {
     const {lastPage, savedRecording} = await browser.closePage(params.pageId);
@@ -67,7 +67,7 @@ export const closePage = defineTool({
 export const newPage = defineTool({
   name: 'new_page',
   title: 'Open new page',
-  description: 'Open a new page (tab), load a URL in it and select it. Returns the page list.',
+  description: 'Open a tab at a URL and select it.',
   annotations: {
     category: 'navigation',
     readOnlyHint: false,
@@ -79,16 +79,12 @@ export const newPage = defineTool({
   lane: {kind: 'browser', why: 'adds a page to the browser and selects it'},
   schema: {
     url: v.pipe(v.string(), v.description('URL to load in the new page.')),
-    background: v.optional(
-      v.pipe(v.boolean(), v.description('Open the page in the background without focusing it. Default is false.')),
-    ),
+    background: v.optional(v.pipe(v.boolean(), v.description('Do not focus it.'))),
     isolatedContext: v.optional(
       v.pipe(
         v.string(),
         v.minLength(1),
-        v.description(
-          'Name of an isolated browser context (own cookies and storage) to open the page in; pages with the same name share it.',
-        ),
+        v.description('Isolated context name (own cookies and storage), shared by name.'),
       ),
     ),
     ...timeoutEntry,
@@ -110,7 +106,7 @@ export const newPage = defineTool({
 export const handleDialog = definePageTool({
   name: 'handle_dialog',
   title: 'Answer dialog',
-  description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the page.',
+  description: 'Accept or dismiss the open dialog.',
   annotations: {
     category: 'input',
     readOnlyHint: false,

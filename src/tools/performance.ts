@@ -4,14 +4,7 @@ import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {definePageTool, type ToolContext} from './defineTool.js';
 
 const filePathEntry = {
-  filePath: v.optional(
-    v.pipe(
-      v.string(),
-      v.description(
-        'Save the raw trace to this file: ending in .gz it is gzipped (trace.json.gz), else saved as .json (trace.json).',
-      ),
-    ),
-  ),
+  filePath: v.optional(v.pipe(v.string(), v.description('Save the raw trace (.json or .json.gz).'))),
 };
 
 async function stopAndReport(
@@ -33,8 +26,7 @@ export const performanceStartTrace = definePageTool({
   // Chrome records one trace at a time for the whole browser, and the recording
   // (and its reload) is meant to measure this page alone: nothing else runs meanwhile.
   browserWide: 'a performance trace (Chrome traces browser-wide, one at a time)',
-  description:
-    'Record a performance trace of the page, by default of a fresh reload that stops by itself once the page is done, then list the Core Web Vitals (LCP, INP, CLS) and the insights DevTools found. Open the page with navigate_page first. Read an insight with performance_analyze_insight.',
+  description: 'Trace the page (by default a reload, stopping when loaded); reports Core Web Vitals and insights.',
   annotations: {
     category: 'performance',
     readOnlyHint: false,
@@ -46,22 +38,12 @@ export const performanceStartTrace = definePageTool({
   blockedByDialog: true,
   filePaths: ['filePath'],
   schema: {
-    reload: v.optional(
-      v.pipe(v.boolean(), v.description('Reload the page once tracing runs, to record its load. Default is true.')),
-      true,
-    ),
+    reload: v.optional(v.pipe(v.boolean(), v.description('Trace a reload. Default true.')), true),
     autoStop: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description(
-          'Stop by itself once the page is done loading and report. Default is true; with false, call performance_stop_trace.',
-        ),
-      ),
+      v.pipe(v.boolean(), v.description('Stop when loaded. Default true; false: call performance_stop_trace.')),
       true,
     ),
-    ignoreCache: v.optional(
-      v.pipe(v.boolean(), v.description('Bypass the HTTP cache for the reload (a cold load). Only with reload.')),
-    ),
+    ignoreCache: v.optional(v.pipe(v.boolean(), v.description('Cold reload.'))),
     ...filePathEntry,
   },
   async handler({params, page}, response, context) {
@@ -86,8 +68,7 @@ export const performanceStopTrace = definePageTool({
   title: 'Stop performance trace',
   // Ends the browser-wide recording the start call began.
   browserWide: 'a performance trace (Chrome traces browser-wide, one at a time)',
-  description:
-    'Stop the performance trace started with performance_start_trace (autoStop=false) and report its Core Web Vitals and insights.',
+  description: 'Stop the running trace and report it.',
   annotations: {
     category: 'performance',
     readOnlyHint: false,
@@ -111,20 +92,13 @@ export const performanceStopTrace = definePageTool({
 export const performanceAnalyzeInsight = definePageTool({
   name: 'performance_analyze_insight',
   title: 'Analyze performance insight',
-  description:
-    'Explain one insight of the last performance trace in detail: what it measures, what was found (requests, elements, timings) and the estimated savings.',
+  description: 'Details of one insight of the last trace: findings and estimated savings.',
   annotations: {category: 'performance', readOnlyHint: true},
   sections: ['traceInsight'],
   blockedByDialog: false,
   schema: {
-    insightSetId: v.pipe(
-      v.string(),
-      v.description('Insight set id from the trace summary\'s "Available insight sets", e.g. NAVIGATION_0.'),
-    ),
-    insightName: v.pipe(
-      v.string(),
-      v.description('Insight name from that set\'s "Available insights", e.g. LCPBreakdown or RenderBlocking.'),
-    ),
+    insightSetId: v.pipe(v.string(), v.description('From the trace summary, e.g. NAVIGATION_0.')),
+    insightName: v.pipe(v.string(), v.description('e.g. LCPBreakdown.')),
   },
   async handler({params, page}, response) {
     const insight = page.analyzeInsight(params.insightSetId, params.insightName);

@@ -25,8 +25,7 @@ export const screencastStart = (config: Config) =>
   definePageTool({
     name: 'screencast_start',
     title: 'Start screencast',
-    description:
-      'Start recording a video of the page. Stop with screencast_stop, which saves the file. One recording per page at a time.',
+    description: 'Start recording a video of the page; screencast_stop saves it.',
     annotations: {
       category: 'debugging',
       readOnlyHint: false,
@@ -43,7 +42,7 @@ export const screencastStart = (config: Config) =>
           v.description(
             config.experimentalScreencast
               ? 'Output file (.mp4 or .webm). Default: screencast.mp4 in a new temp folder.'
-              : 'Output file (saved as .mp4). Default: screencast.mp4 in a new temp folder.',
+              : 'Output file (saved as .mp4). Default: a temp file.',
           ),
         ),
       ),
@@ -82,7 +81,7 @@ export const screencastStart = (config: Config) =>
 export const screencastStop = definePageTool({
   name: 'screencast_stop',
   title: 'Stop screencast',
-  description: "Stop the page's screencast recording (screencast_start) and save the video file.",
+  description: 'Stop recording and save the video.',
   annotations: {
     category: 'debugging',
     readOnlyHint: false,

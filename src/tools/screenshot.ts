@@ -15,30 +15,17 @@ const screenshotSchema = (config: Config) => ({
     ),
     config.screenshotFormat,
   ),
-  quality: v.optional(
-    v.pipe(
-      v.number(),
-      v.minValue(0),
-      v.maxValue(100),
-      v.description('Compression quality for jpeg and webp, 0-100 (ignored for png).'),
-    ),
-  ),
-  uid: v.optional(
-    v.pipe(v.string(), v.description('uid of an element from take_snapshot to capture instead of the page.')),
-  ),
-  fullPage: v.optional(
-    v.pipe(v.boolean(), v.description('Capture the whole scrollable page instead of the viewport. Not with uid.')),
-  ),
-  filePath: v.optional(
-    v.pipe(v.string(), v.description('Save the image to this file instead of returning it inline.')),
-  ),
+  quality: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100), v.description('0-100, jpeg/webp only.'))),
+  uid: v.optional(v.pipe(v.string(), v.description('Capture this element.'))),
+  fullPage: v.optional(v.pipe(v.boolean(), v.description('Whole scrollable page; not with uid.'))),
+  filePath: v.optional(v.pipe(v.string(), v.description('Save to this file.'))),
 });
 
 export const takeScreenshot = (config: Config) =>
   definePageTool({
     name: 'take_screenshot',
     title: 'Take screenshot',
-    description: `Take a screenshot of the page's viewport, the full page, or one element (uid from take_snapshot). Default format is ${config.screenshotFormat}.`,
+    description: `Screenshot the viewport, full page or an element. Default format ${config.screenshotFormat}.`,
     annotations: {
       category: 'debugging',
       readOnlyHint: false,

@@ -58,42 +58,23 @@ const EVALUATE_ENTRIES = {
     v.pipe(
       v.string(),
       v.description(
-        'A JavaScript function declaration to run in the page; its (awaited) return value must be JSON-serializable.',
+        'e.g. `() => document.title` or `async (el) => el.innerText`; the result must be JSON-serializable.',
       ),
     ),
   ),
-  sourcePath: v.optional(
-    v.pipe(v.string(), v.description('Path of a file whose contents are used instead of `function`.')),
-  ),
+  sourcePath: v.optional(v.pipe(v.string(), v.description('File to read `function` from.'))),
   format: v.optional(
     v.pipe(
       v.picklist(['function', 'script']),
-      v.description(
-        'function (default): the code is a function declaration that is called; script: the code is evaluated and its completion value returned.',
-      ),
+      v.description('script: evaluate the code and return its completion value.'),
     ),
   ),
-  args: v.optional(
-    v.pipe(
-      v.array(v.string()),
-      v.description('uids of elements from the latest take_snapshot, passed to the function as arguments.'),
-    ),
-  ),
-  filePath: v.optional(v.pipe(v.string(), v.description('Save the JSON result to this file instead of returning it.'))),
+  args: v.optional(v.pipe(v.array(v.string()), v.description("Element uids passed as the function's arguments."))),
+  filePath: v.optional(v.pipe(v.string(), v.description('Save the result to this file.'))),
   dialogAction: v.optional(
-    v.pipe(
-      v.string(),
-      v.description(
-        'How to answer a dialog the script opens: accept (default), dismiss, or any other text to accept a prompt with.',
-      ),
-    ),
+    v.pipe(v.string(), v.description('For a dialog the script opens: accept (default), dismiss, or prompt text.')),
   ),
-  waitForStableDom: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description('Wait for DOM changes the script causes to settle before returning. Default is true.'),
-    ),
-  ),
+  waitForStableDom: v.optional(v.pipe(v.boolean(), v.description('Wait for DOM changes to settle. Default true.'))),
 };
 
 export const evaluateScript = (config: Config) =>
@@ -101,7 +82,7 @@ export const evaluateScript = (config: Config) =>
     name: 'evaluate_script',
     pageContent: ['lines'],
     title: 'Evaluate JavaScript',
-    description: `Run JavaScript in the page${config.categoryExtensions ? ' or in an extension service worker' : ''} and return its result as JSON. Give a function declaration (e.g. \`() => document.title\` or \`async (el) => el.innerText\` with args from take_snapshot uids), or a script with format=script.`,
+    description: `Run JavaScript in the page${config.categoryExtensions ? ' or in an extension service worker' : ''}; returns the result as JSON.`,
     annotations: EVALUATE_HINTS,
     // Dialogs the script opens are answered with dialogAction; one already open
     // would pause the script before it starts, so that one blocks.

@@ -12,8 +12,7 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 export const saveStorageState = definePageTool({
   name: 'save_storage_state',
   title: 'Save storage state',
-  description:
-    "Save the login state of the page's browser context to a JSON file: all its cookies (with their attributes) and the localStorage and sessionStorage of the origins its pages have open. Same format as Playwright's storageState; load it with load_storage_state.",
+  description: "Save the page's context cookies and storage to a JSON file (Playwright storageState format).",
   annotations: {
     category: 'navigation',
     readOnlyHint: false,
@@ -27,7 +26,7 @@ export const saveStorageState = definePageTool({
   blockedByDialog: false,
   filePaths: ['filePath'],
   schema: {
-    filePath: v.pipe(v.string(), v.description('File to write (.json). It holds secrets: keep it private.')),
+    filePath: v.pipe(v.string(), v.description('File to write (.json); holds secrets.')),
   },
   async handler({params, page}, response, {files}) {
     const state = await page.storage.save();
@@ -44,7 +43,7 @@ export const loadStorageState = definePageTool({
   name: 'load_storage_state',
   title: 'Load storage state',
   description:
-    "Load a storage state file (from save_storage_state or Playwright's storageState) into the page's browser context: cookies and localStorage for the whole context, sessionStorage into this page. The whole file is checked first; a file that is not a state file changes nothing.",
+    "Load cookies and storage from a save_storage_state (or Playwright storageState) file into the page's context.",
   annotations: {
     category: 'navigation',
     readOnlyHint: false,

@@ -265,7 +265,7 @@ describe('cdp-mcp CLI: start, tools, status, stop', () => {
     const help = await run('click', '--help');
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^Usage: cdp-mcp click \[--pageId <number>\] --uid <string> \[--dblClick\]/);
-    assert.match(help.stdout, /^Click an element by its uid from take_snapshot/m);
+    assert.match(help.stdout, /^Click an element by uid\./m);
     assert.match(help.stdout, /^ {2}--uid {2}\(string, required\)$/m);
     assert.match(help.stdout, /Default: the selected page\./);
   });

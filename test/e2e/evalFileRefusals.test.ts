@@ -79,7 +79,7 @@ describe('--no-javascript-evaluation and --no-file-navigations, against chrome-d
     assert.equal(ours.isError, true);
     assert.equal(
       ours.text,
-      'Unknown argument for tool "navigate_page": "initScript". Expected arguments: "pageId", "type", "url", "ignoreCache", "handleBeforeUnload", "timeout". Remove it and retry.',
+      'Unknown argument for tool "navigate_page": "initScript". Expected arguments: "pageId", "type", "url", "ignoreCache", "handleBeforeUnload", "timeout", "effect". Remove it and retry.',
     );
     const opened = await pair.ours.call('new_page', {url: 'about:blank', initScript: 'document.title = "ran"'});
     assert.equal(opened.isError, true);

@@ -161,7 +161,8 @@ describe('tools/list for a spec-checking client', () => {
             `${tool.name}: title ${tool.title}`,
           );
           const a = tool.annotations ?? {};
-          assert.equal(a.title, tool.title, tool.name);
+          // The display name is the top-level title (MCP 2025-06-18 precedence: title, annotations.title, name).
+          assert.equal(a.title, undefined, `${tool.name}: annotations.title repeats the title`);
           for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
             assert.equal(typeof a[hint], 'boolean', `${tool.name}: ${hint}`);
           }

@@ -16,6 +16,30 @@ export async function viewportPixelSize(session: CdpSession): Promise<{maxWidth:
   return {maxWidth: Math.max(1, Math.round(width * dpr)), maxHeight: Math.max(1, Math.round(height * dpr))};
 }
 
+/** Whether an mp4 holds media: a top-level `mdat` box with content (an empty recording is only its header). */
+export function hasMediaData(mp4: Uint8Array): boolean {
+  const view = new DataView(mp4.buffer, mp4.byteOffset, mp4.byteLength);
+  for (let at = 0; at + 8 <= mp4.byteLength;) {
+    let size = view.getUint32(at);
+    const type = String.fromCharCode(mp4[at + 4]!, mp4[at + 5]!, mp4[at + 6]!, mp4[at + 7]!);
+    let header = 8;
+    if (size === 1 && at + 16 <= mp4.byteLength) {
+      size = Number(view.getBigUint64(at + 8));
+      header = 16;
+    } else if (size === 0) {
+      size = mp4.byteLength - at;
+    }
+    if (type === 'mdat' && size > header) {
+      return true;
+    }
+    if (size < header) {
+      return false;
+    }
+    at += size;
+  }
+  return false;
+}
+
 /**
  * Chrome's own recorder (Page.startScreenRecording): Chrome encodes the tab
  * to mp4 while it records and hands the file over as an IO stream at stop.
@@ -64,11 +88,17 @@ export class ChromeScreenRecorder implements ScreenRecorder {
       await s.send('Page.stopScreenRecording', {}, RECORDING_COMMAND_TIMEOUT_MS).catch((error: unknown) => {
         debug('Page.stopScreenRecording failed', error);
       });
-      return await withTimeout(
+      const video = await withTimeout(
         this.#read(),
         RECORDING_FINISH_TIMEOUT_MS,
         `Reading the recording from Chrome did not finish within ${RECORDING_FINISH_TIMEOUT_MS / 1000} s; nothing was saved.`,
       );
+      if (!hasMediaData(video)) {
+        throw new Error(
+          'The recording holds no frames, so nothing was saved: Chrome starts capturing a moment after screencast_start answers, and the page drew nothing it captured before screencast_stop. Record for longer (a second or more), while the page changes.',
+        );
+      }
+      return video;
     } finally {
       await s.trySend('IO.close', {handle: this.stream}, RECORDING_COMMAND_TIMEOUT_MS);
     }
