@@ -9,6 +9,7 @@ import {ElementGoneError, type Page, type ResolvedElement, staleElementError} fr
 import {cpuMultiplier} from '../browser/core/settle.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {PageQuoteError} from '../util/pageQuote.js';
 import {coveringElement, locate, type Located, type Point, scrollFramesToPoint} from './hitTarget.js';
 
 export type {Point} from './hitTarget.js';
@@ -319,7 +320,7 @@ function refuseIfHopeless(uid: string, blocker: Blocker, state: WaitState): void
   }
   const coveredTooLong = blocker === 'covered' && now - (state.coveredSince ?? now) >= COVERED_GRACE_MS;
   if (coveredTooLong || (blocker === 'covered' && now + RETRY_MS > state.deadline)) {
-    throw new Error(
+    throw new PageQuoteError(
       `Element with uid ${uid} is covered by another element, ${state.coveredBy ?? 'another element'}, which would get the ${state.gets} instead. Close or dismiss what is on top (a dialog, menu, overlay or banner), or scroll, then take a new snapshot.`,
     );
   }

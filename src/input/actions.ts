@@ -3,6 +3,7 @@ import type {CdpParams} from '../../protocol/index.js';
 import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {exceptionMessage} from '../browser/script/exceptions.js';
 import {errorMessage} from '../util/async.js';
+import {PageQuoteError} from '../util/pageQuote.js';
 import type {Point} from './hitTarget.js';
 import {type KeyDefinition, KEYS, MODIFIER_BITS} from './keys.js';
 
@@ -133,7 +134,7 @@ export async function callOn<T>(
     awaitPromise: true,
   });
   if (exceptionDetails) {
-    throw new Error(exceptionMessage(exceptionDetails));
+    throw new PageQuoteError(exceptionMessage(exceptionDetails));
   }
   return result.value as T;
 }

@@ -57,6 +57,8 @@ export interface ResponseWants {
  */
 export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
   readonly #lines: string[] = [];
+  /** Which of #lines quote the page (pageLine). */
+  readonly #pageLines = new Set<number>();
   readonly #images: ImageContent[] = [];
   readonly #sections = new Map<ToolSectionName, {lines: string[]; data: unknown}>();
   #includePages = false;
@@ -65,6 +67,20 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
 
   line(...text: string[]): this {
     this.#lines.push(...text);
+    return this;
+  }
+
+  /**
+   * Lines of the tool's own that quote the page (the control an event went
+   * to, what an action changed): with --untrustedContentMarkers they are
+   * marked, the tool's other lines are not, so a response without such a line
+   * or other page content has no block.
+   */
+  pageLine(...text: string[]): this {
+    for (const line of text) {
+      this.#pageLines.add(this.#lines.length);
+      this.#lines.push(line);
+    }
     return this;
   }
 
@@ -122,7 +138,7 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
    * error when it declares them page content. Also returns the blocks' id.
    */
   renderMarked(state: ResponseState, toolPageContent: readonly ToolPageContent[]): {text: string; id?: string} {
-    const {text, id} = renderMarkedSections(this.#parts(state), pagePartsWith(toolPageContent));
+    const {text, id} = renderMarkedSections(this.#parts(state), pagePartsWith(toolPageContent), this.#pageLines);
     return id === undefined ? {text} : {text, id};
   }
 
@@ -169,7 +185,10 @@ export class ResponseBuilder<S extends ToolSectionName = ToolSectionName> {
     const server = serverPartsJson(state, this.#lines, this.#navigatedToUrl);
     // The reference's key order: reconnect, message, navigation, emulation, dialog, pages, then the tool's parts.
     const json = Object.assign({}, server.before, ...own, server.after) as Record<string, unknown>;
-    return toolPageContent ? withUntrustedKeys(json, pagePartsWith(toolPageContent)) : json;
+    const pageParts = pagePartsWith(
+      this.#pageLines.size ? [...(toolPageContent ?? []), 'lines'] : (toolPageContent ?? []),
+    );
+    return toolPageContent ? withUntrustedKeys(json, pageParts) : json;
   }
 }
 

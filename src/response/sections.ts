@@ -94,14 +94,22 @@ export function renderSections(sections: Sections): string {
 }
 
 /**
- * renderSections with the page's parts (`pageParts`) in marked blocks
+ * renderSections with the page's parts (`pageParts`) and the tool's lines
+ * that quote the page (`pageLines`, indices in `lines`) in marked blocks
  * (untrusted.ts): one per run of consecutive page parts, all with one fresh id.
  */
 export function renderMarkedSections(
   sections: Sections,
   pageParts: ReadonlySet<SectionName>,
+  pageLines: ReadonlySet<number> = new Set(),
 ): {text: string; id: string | undefined} {
-  const parts = SECTIONS.map(({name}) => ({lines: sections[name] ?? [], page: pageParts.has(name)}));
+  const parts = SECTIONS.flatMap(({name}) => {
+    const lines = sections[name] ?? [];
+    if (name === 'lines' && !pageParts.has(name) && pageLines.size) {
+      return lines.map((line, i) => ({lines: [line], page: pageLines.has(i)}));
+    }
+    return [{lines, page: pageParts.has(name)}];
+  });
   const {lines, id} = markPageContent(parts);
   return {text: lines.join('\n'), id};
 }

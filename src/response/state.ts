@@ -32,4 +32,6 @@ export interface ResponseState {
   blocked?: Array<{kind: string; url: string}>;
   /** The handler's (or the resolution's) failure. */
   error?: string;
+  /** Whether the error quotes the page (util/pageQuote.ts): --untrustedContentMarkers marks it then. */
+  errorQuotesPage?: boolean;
 }

@@ -43,6 +43,24 @@ export async function explainStuck(
 }
 
 /**
+ * explainStuck on a response's error, in place. What it appends can quote
+ * the page (a dialog's message, the URL still loading): the error is then
+ * page content (util/pageQuote.ts).
+ */
+export async function explainStuckError(
+  page: Page,
+  state: {error?: string; errorQuotesPage?: boolean},
+  toolName: string,
+  lanes: 'page' | 'server',
+): Promise<void> {
+  if (state.error !== undefined) {
+    const explained = await explainStuck(page, state.error, toolName, lanes);
+    state.errorQuotesPage ||= explained !== state.error;
+    state.error = explained;
+  }
+}
+
+/**
  * What keeps `page` from answering: a dialog, a script that does not yield,
  * a debugger pause, a load that does not end. Two probes run together: a
  * plain evaluation needs the main thread free, one that awaits a resolved

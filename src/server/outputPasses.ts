@@ -5,8 +5,8 @@
  * the response parts say which are the page's, response/sections.ts).
  */
 import type {Config} from '../config/options.js';
-import type {ToolPageContent} from '../response/ResponseBuilder.js';
-import {closeCutBlock, markPageContent} from '../response/untrusted.js';
+import type {ImageContent, ToolPageContent} from '../response/ResponseBuilder.js';
+import {closeCutBlock, IMAGE_NOTE, markPageContent} from '../response/untrusted.js';
 import type {Tool} from '../tools/defineTool.js';
 
 /** What the passes read of a result. */
@@ -30,12 +30,13 @@ export function redacted<R extends Output>(result: R, config: Config): R {
 }
 
 /**
- * What of a tool's own output is page content: what it declares, and the
- * error of every page tool (it can quote the page: a script's exception, a
- * dialog's message, the element covering a target).
+ * What of a tool's own output is page content: what it declares, and its
+ * error when that quotes the page (a script's exception, a dialog's message,
+ * the element covering a target: util/pageQuote.ts). The server's own errors
+ * (a stale uid, a timeout, a refused call) stay outside the block.
  */
-export function pageContentOf(tool: Pick<Tool, 'pageContent' | 'pageScoped'>): ToolPageContent[] {
-  return [...(tool.pageContent ?? []), ...(tool.pageScoped ? (['error'] as const) : [])];
+export function pageContentOf(tool: Pick<Tool, 'pageContent'>, errorQuotesPage = false): ToolPageContent[] {
+  return [...(tool.pageContent ?? []), ...(errorQuotesPage ? (['error'] as const) : [])];
 }
 
 /** A slim response: the tool's lines and the error, those the tool declares page content marked when asked. */
@@ -62,4 +63,14 @@ export function closeCut<R extends Output>(result: R, id: string): R {
   // The cap replaced the structured content by the cut text (under `text`, `message` or `errorMessage`).
   const key = ['text', 'message', 'errorMessage'].find(k => structured?.[k] === result.text);
   return {...result, text, structured: key ? {...structured, [key]: text} : structured};
+}
+
+/** A response's images (none for an error), and with --untrustedContentMarkers the note that each shows the page. */
+export function imagesOf(
+  images: readonly ImageContent[],
+  isError: boolean,
+  pageContent: readonly ToolPageContent[] | undefined,
+): {images: ImageContent[]; imageNote?: string} {
+  const shown = isError ? [] : [...images];
+  return pageContent && shown.length ? {images: shown, imageNote: IMAGE_NOTE} : {images: shown};
 }

@@ -12,15 +12,16 @@ import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage, settleWithin} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {quotesPage} from '../util/pageQuote.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
 import {validateArguments} from './arguments.js';
 import {pageFor, pageGuard, throwIfUnusable} from './callPage.js';
 import {sandboxOptions} from './filePolicy.js';
-import {boundNote, explainStuck} from './laneNotes.js';
+import {boundNote, explainStuckError} from './laneNotes.js';
 import type {BoundPage} from './lanes.js';
 import {capOutput} from './outputCap.js';
-import {closeCut, pageContentOf, redacted, slimText} from './outputPasses.js';
+import {closeCut, imagesOf, pageContentOf, redacted, slimText} from './outputPasses.js';
 import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
@@ -36,6 +37,8 @@ export interface ToolResult {
    * time clients get it), as a snapshot's tree made again as JSON costs its size.
    */
   structured?: Record<string, unknown>;
+  /** A text part to put before each image (--untrustedContentMarkers: an image shows the page). */
+  imageNote?: string;
 }
 
 /** A result, how to ask its tool for less should the output cap cut it, and the id of its page-content blocks. */
@@ -109,6 +112,8 @@ interface Running {
 interface Ran {
   page?: Page;
   error?: string;
+  /** Whether the error quotes the page (util/pageQuote.ts). */
+  errorQuotesPage?: boolean;
 }
 
 /**
@@ -296,22 +301,22 @@ export class Pipeline {
       return {page};
     } catch (e) {
       debug(`${tool.name} failed`, e);
-      return {page, error: errorMessage(e)};
+      return {page, error: errorMessage(e), errorQuotesPage: quotesPage(e)};
     }
   }
 
   /** Assemble: the page state the response shows, then its text (a slim tool's own lines only), images and structured content. */
-  async #assemble(tool: Tool, response: ResponseBuilder, running: Running, {page, error}: Ran): Promise<Outcome> {
+  async #assemble(tool: Tool, response: ResponseBuilder, running: Running, ran: Ran): Promise<Outcome> {
     const {config} = this.options;
     const {scope, turn} = running;
+    const {page} = ran;
     const state = await resolveResponseState({
+      ...ran,
       scope,
-      page,
       guard: page && tool.pageScoped ? pageGuard(scope, page, tool) : undefined,
       wants: response.wants,
       files: turn.session.files,
       notes: [turn.session.takeNote(), boundNote(turn.bound)].filter((n): n is string => Boolean(n)),
-      error,
       extensions: config.categoryExtensions,
       downloads: running.downloads,
       blockedMark: running.blockedMark,
@@ -320,13 +325,13 @@ export class Pipeline {
     if (turn.signal.aborted) {
       return fail(CANCELLED_TEXT);
     }
-    if (state.error !== undefined && page) {
+    if (page) {
       // The handler's error or the response snapshot's: either may be a wait that ran out on a stuck page.
-      state.error = await explainStuck(page, state.error, tool.name, this.scheduler.lanes ? 'page' : 'server');
+      await explainStuckError(page, state, tool.name, this.scheduler.lanes ? 'page' : 'server');
     }
     const isError = state.error !== undefined;
     // --untrustedContentMarkers: what the page controls goes in marked blocks (response/untrusted.ts).
-    const pageContent = config.untrustedContentMarkers ? pageContentOf(tool) : undefined;
+    const pageContent = config.untrustedContentMarkers ? pageContentOf(tool, state.errorQuotesPage) : undefined;
     if (tool.slim) {
       // Slim responses are the tool's own lines only (and the error), as the reference's.
       const {text, id} = slimText(response.lines, state.error, pageContent);
@@ -335,7 +340,7 @@ export class Pipeline {
     const {text, id} = pageContent ? response.renderMarked(state, pageContent) : {text: response.render(state)};
     return {
       text,
-      images: isError ? [] : [...response.images],
+      ...imagesOf(response.images, isError, pageContent),
       isError,
       structured: config.experimentalStructuredContent ? response.structured(state, pageContent) : undefined,
       hint: outputHint(tool, response),

@@ -5,6 +5,7 @@ import type {CallDownloads} from '../browser/downloads/callDownloads.js';
 import type {ResponseState, ResponseWants} from '../response/ResponseBuilder.js';
 import {snapshotSection} from '../snapshot/section.js';
 import {abortable, following} from '../util/async.js';
+import {quotesPage} from '../util/pageQuote.js';
 import type {PathSandbox} from '../util/sandbox.js';
 
 /**
@@ -15,11 +16,13 @@ import type {PathSandbox} from '../util/sandbox.js';
  */
 export async function resolveResponseState(options: {
   scope: BrowserScope;
-  page: Page | undefined;
+  page?: Page;
   wants: ResponseWants;
   files: PathSandbox;
   notes: string[];
-  error: string | undefined;
+  error?: string;
+  /** Whether the error quotes the page (util/pageQuote.ts). */
+  errorQuotesPage?: boolean;
   /** --categoryExtensions: extension pages apart, and the extensions' service workers. */
   extensions?: boolean;
   /** The downloads bookkeeping of the call (none: no downloads shown). */
@@ -32,7 +35,7 @@ export async function resolveResponseState(options: {
   signal?: AbortSignal;
 }): Promise<ResponseState> {
   const {scope, page, wants} = options;
-  let error = options.error;
+  let {error, errorQuotesPage} = options;
   let snapshot: string[] | undefined;
   if (wants.snapshot && error === undefined) {
     const guard = options.guard ?? (<T>(work: Promise<T>) => work);
@@ -47,6 +50,7 @@ export async function resolveResponseState(options: {
     } catch (e) {
       stop.abort();
       error = e instanceof Error ? e.message : String(e);
+      errorQuotesPage = quotesPage(e);
     } finally {
       unfollow();
     }
@@ -61,6 +65,7 @@ export async function resolveResponseState(options: {
     pages: wants.pages ? await pageList(scope, options.extensions ?? false) : undefined,
     snapshot,
     error,
+    errorQuotesPage,
   };
 }
 

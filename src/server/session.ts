@@ -265,7 +265,10 @@ export class McpSession implements CallSession {
         return {
           content: [
             {type: 'text', text: result.text},
-            ...result.images.map(image => ({type: 'image' as const, data: image.data, mimeType: image.mimeType})),
+            ...result.images.flatMap(image => [
+              ...(result.imageNote ? [{type: 'text' as const, text: result.imageNote}] : []),
+              {type: 'image' as const, data: image.data, mimeType: image.mimeType},
+            ]),
           ],
           ...(this.host.config.experimentalStructuredContent ? {structuredContent: result.structured} : {}),
           ...(result.isError ? {isError: true} : {}),

@@ -1,5 +1,6 @@
 import {exceptionMessage} from '../browser/script/exceptions.js';
 import {errorMessage} from '../util/async.js';
+import {PageQuoteError} from '../util/pageQuote.js';
 import type {FramePlace, IsolatedWorlds} from './frames.js';
 import type {PrintedNodeIds} from './printedIds.js';
 import {walkerRules} from './rules.js';
@@ -42,7 +43,7 @@ export class PageWalk {
       {timeout: WALK_TIMEOUT_MS, signal: this.signal},
     );
     if (response.exceptionDetails) {
-      throw new Error(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
+      throw new PageQuoteError(`Could not read the page content: ${exceptionMessage(response.exceptionDetails)}`);
     }
     if (!response.result.objectId) {
       return undefined;

@@ -5,6 +5,7 @@
  * element by mistake and need not read a whole snapshot to go on.
  */
 import {ElementGoneError, type Page} from '../browser/core/Page.js';
+import {PageQuoteError} from '../util/pageQuote.js';
 import {capturePageSnapshot, snapshotState, UnknownUidError} from './PageSnapshot.js';
 
 /** At most this many look-alikes are named. */
@@ -66,6 +67,6 @@ export async function namingReplacement<T>(
     if (!hint) {
       throw error;
     }
-    throw new Error(`${(error as Error).message}${hint}`, {cause: error});
+    throw new PageQuoteError(`${(error as Error).message}${hint}`, {cause: error});
   }
 }

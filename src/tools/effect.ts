@@ -42,7 +42,8 @@ export async function withEffect<T extends Settled>(
   const settle = await action();
   reply(settle, observe ? () => undefined : line => response.line(line));
   if (observe) {
-    response.line(await observe(settle));
+    // It names what changed on the page (values, nodes, a dialog's message).
+    response.pageLine(await observe(settle));
   }
 }
 

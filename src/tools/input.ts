@@ -31,7 +31,7 @@ function report(
 ): void {
   done(line);
   if (settle.receivedBy) {
-    response.line(
+    response.pageLine(
       `The event went to ${settle.receivedBy}, drawn over the element by its own control (where a user's click lands too).`,
     );
   }
@@ -43,7 +43,6 @@ function report(
 
 export const click = definePageTool({
   name: 'click',
-  pageContent: ['lines'],
   title: 'Click element',
   description: 'Click an element by uid. Waits for what the click causes (navigation, dialog, DOM updates).',
   annotations: {
@@ -80,7 +79,6 @@ export const click = definePageTool({
 
 export const clickAt = definePageTool({
   name: 'click_at',
-  pageContent: ['lines'],
   title: 'Click at coordinates',
   description: 'Click at viewport coordinates (CSS pixels), e.g. taken from a screenshot.',
   annotations: {
@@ -121,7 +119,6 @@ export const clickAt = definePageTool({
 
 export const hover = definePageTool({
   name: 'hover',
-  pageContent: ['lines'],
   title: 'Hover element',
   description: 'Move the mouse over an element.',
   annotations: {
@@ -150,7 +147,6 @@ const valueEntry = {
 
 export const fill = definePageTool({
   name: 'fill',
-  pageContent: ['lines'],
   title: 'Fill field',
   description: 'Fill a text field, select an option, or set a checkbox/radio/switch.',
   annotations: {
@@ -175,7 +171,6 @@ export const fill = definePageTool({
 
 export const fillForm = definePageTool({
   name: 'fill_form',
-  pageContent: ['lines'],
   title: 'Fill form',
   description: 'Fill several elements in order, as fill does. Stops at the first failure.',
   annotations: {
@@ -222,7 +217,6 @@ export const fillForm = definePageTool({
 
 export const drag = definePageTool({
   name: 'drag',
-  pageContent: ['lines'],
   title: 'Drag and drop',
   description: 'Drag an element onto another (mouse and HTML5 drag and drop).',
   annotations: {
@@ -252,7 +246,6 @@ export const drag = definePageTool({
 
 export const pressKey = definePageTool({
   name: 'press_key',
-  pageContent: ['lines'],
   title: 'Press key',
   description: 'Press a key or combination on the focused element.',
   annotations: {
@@ -282,7 +275,6 @@ export const pressKey = definePageTool({
 
 export const typeTextTool = definePageTool({
   name: 'type_text',
-  pageContent: ['lines'],
   title: 'Type text',
   description: 'Type into the focused element, optionally then a key.',
   annotations: {
@@ -317,7 +309,6 @@ export const typeTextTool = definePageTool({
 
 export const uploadFile = definePageTool({
   name: 'upload_file',
-  pageContent: ['lines'],
   title: 'Upload file',
   description: 'Upload a file through a file input or an element opening a file chooser.',
   annotations: {

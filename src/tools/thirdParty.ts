@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import {formatThirdPartyTools} from '../response/formatPageTools.js';
 import type {ResponseBuilder} from '../response/ResponseBuilder.js';
 import {jsonSchemaErrors} from '../util/jsonSchema.js';
+import {PageQuoteError} from '../util/pageQuote.js';
 import {definePageTool, type ToolPage} from './defineTool.js';
 import {parseJsonObject} from './webmcp.js';
 
@@ -58,7 +59,8 @@ export const execute3pDeveloperTool = definePageTool({
     const tool = page.thirdParty.find(params.toolName);
     const invalid = await jsonSchemaErrors(tool.inputSchema, input);
     if (invalid) {
-      throw new Error(`Invalid parameters for tool ${params.toolName}: ${invalid}`);
+      // The schema is the page's: its messages can quote it.
+      throw new PageQuoteError(`Invalid parameters for tool ${params.toolName}: ${invalid}`);
     }
     const {value, snapshot} = await page.thirdParty.execute(params.toolName, input);
     response.line(value === undefined ? 'undefined' : JSON.stringify(value, null, 2));

@@ -5,6 +5,7 @@
  */
 
 import type {Protocol} from '../../../protocol/index.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import type {Page} from '../core/Page.js';
 import {exceptionMessage} from '../script/exceptions.js';
 import {ANCESTORS_OF, DISCOVER_TOOLS, EXECUTE_TOOL} from './thirdPartyPage.js';
@@ -77,7 +78,7 @@ export async function discoverThirdPartyTools(page: Page): Promise<ThirdPartyGro
       DISCOVERY_TIMEOUT_MS,
     );
     if (exceptionDetails) {
-      throw new Error(`The page's tool discovery failed: ${exceptionMessage(exceptionDetails)}`);
+      throw new PageQuoteError(`The page's tool discovery failed: ${exceptionMessage(exceptionDetails)}`);
     }
     groups = (result.value as ThirdPartyGroup[]).map(group => ({
       ...group,
@@ -211,7 +212,7 @@ export async function executeThirdPartyTool(
       EXECUTE_TIMEOUT_MS,
     );
     if (exceptionDetails) {
-      throw new Error(exceptionMessage(exceptionDetails));
+      throw new PageQuoteError(exceptionMessage(exceptionDetails));
     }
     return {...(await returnedValue(page, result.objectId)), marker};
   } finally {

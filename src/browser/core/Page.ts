@@ -7,7 +7,7 @@ import type {EmulationState} from '../emulation/emulationState.js';
 import {MockSet} from '../network/networkMocks.js';
 import {UrlPolicy} from '../network/urlPolicy.js';
 import type {ScreenRecorder} from '../recording/ScreenRecorder.js';
-import {type OpenDialog, PageDialogs} from './dialogs.js';
+import {dialogOpenError, type OpenDialog, PageDialogs} from './dialogs.js';
 import {PageFrames} from './frames.js';
 import {DEFAULT_PAGE_BOUNDS, type PageBounds} from './pageBounds.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
@@ -305,9 +305,7 @@ export class Page {
   /** Throws when an unanswered dialog blocks the page. */
   throwIfDialogOpen(): void {
     if (this.dialog) {
-      throw new Error(
-        `A dialog is open (${this.dialog.type}: ${this.dialog.message}). Call handle_dialog to accept or dismiss it first.`,
-      );
+      throw dialogOpenError(this.dialog);
     }
   }
 

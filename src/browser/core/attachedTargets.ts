@@ -42,10 +42,11 @@ export function adoptNonPage(
   if (urlPolicy.active && WORKER_TYPES.has(targetInfo.type)) {
     // Workers fetch on their own: they stay attached so the URL policy applies to them.
     const session = c.session(sessionId, targetInfo.targetId, targetInfo.type);
-    void Promise.all([
-      applyUrlPolicy(session, urlPolicy, targetInfo),
-      waitingForDebugger ? session.trySend('Runtime.runIfWaitingForDebugger') : undefined,
-    ]);
+    // Resumed only once Chrome has answered the policy's commands: resumed with them merely
+    // sent, a shared worker's first fetch went out before the rules held (envelope.test).
+    void applyUrlPolicy(session, urlPolicy, targetInfo).finally(
+      () => waitingForDebugger && session.trySend('Runtime.runIfWaitingForDebugger'),
+    );
     return true;
   }
   if (targetInfo.type === 'tab') {

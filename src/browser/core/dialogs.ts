@@ -15,6 +15,7 @@ import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {errorMessage} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 
 export type DialogType = Protocol.Page.DialogType;
 
@@ -33,6 +34,13 @@ interface TrackedDialog extends OpenDialog {
 
 /** The error for handle_dialog when nothing is open. */
 const NO_DIALOG = 'No open dialog found';
+
+/** What a tool the open `dialog` blocks gets: the dialog's message quotes the page. */
+export function dialogOpenError(dialog: OpenDialog): PageQuoteError {
+  return new PageQuoteError(
+    `A dialog is open (${dialog.type}: ${dialog.message}). Call handle_dialog to accept or dismiss it first.`,
+  );
+}
 
 export class PageDialogs {
   readonly #open: TrackedDialog[] = [];
@@ -91,7 +99,7 @@ export class PageDialogs {
         return;
       }
       dialog.answered = false;
-      throw new Error(
+      throw new PageQuoteError(
         `Chrome could not answer the ${dialog.type} dialog ("${dialog.message}"), which is still open (${errorMessage(error)}). Call handle_dialog again, or close the page with close_page.`,
         {cause: error},
       );

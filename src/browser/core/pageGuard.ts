@@ -1,5 +1,6 @@
 import {errorMessage} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import {crashError, type Page} from './Page.js';
 
 /** How long a handler may still finish on its own once its page shows a dialog. */
@@ -70,7 +71,7 @@ function watchDialogs(
       );
     } else if (other && otherSince !== undefined && now - otherSince >= FOREIGN_DIALOG_STALL_MS) {
       stop(
-        new Error(
+        new PageQuoteError(
           `Page ${page.id} did not respond while page ${other.id} shows ${withArticle(other.dialog?.type ?? 'JavaScript')} dialog ("${other.dialog?.message}"), which pauses every page sharing its renderer. Answer it with handle_dialog on page ${other.id}, then retry.`,
         ),
       );

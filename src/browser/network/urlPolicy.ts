@@ -80,6 +80,20 @@ export class UrlPolicy {
     return rules;
   }
 
+  /**
+   * The policy as Network.setBlockedURLs patterns (first match wins), which
+   * workers get besides the rules: a shared worker's own requests are out of
+   * the network conditions' reach (test/e2e/security/envelope.test.ts).
+   */
+  blockPatterns(): Protocol.Network.BlockPattern[] {
+    const patterns = this.#chromeBlocked.map(urlPattern => ({urlPattern, block: true}));
+    if (this.#chromeAllowed.length > 0) {
+      patterns.push(...this.#chromeAllowed.map(urlPattern => ({urlPattern, block: false})));
+      patterns.push({urlPattern: '*://*:*/*', block: true});
+    }
+    return patterns;
+  }
+
   #compile(): Promise<{blocked: Matcher[]; allowed: Matcher[]}> {
     this.#matchers ??= (async () => {
       if (!this.active) {
@@ -137,6 +151,7 @@ export async function applyUrlPolicy(
   watchPolicy(session, policy, {pageTargetId: undefined});
   await Promise.all([
     session.trySend('Network.enable'),
+    session.trySend('Network.setBlockedURLs', {urlPatterns: policy.blockPatterns()}),
     session
       .send('Network.emulateNetworkConditionsByRule', {matchedNetworkConditions: policy.rules(undefined)})
       .catch((error: unknown) => debug(`URL policy not applied to ${target.type} ${target.url}`, error)),

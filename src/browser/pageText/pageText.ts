@@ -7,6 +7,7 @@
  */
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import type {Page} from '../core/Page.js';
 import {exceptionMessage} from '../script/exceptions.js';
 import type {AgentText} from './pageTextAgent.js';
@@ -51,7 +52,7 @@ async function worldOf(session: CdpSession, frameId: string): Promise<World> {
       AGENT_TIMEOUT_MS,
     );
     if (installed.exceptionDetails) {
-      throw new Error(`Could not read the page text: ${exceptionMessage(installed.exceptionDetails)}`);
+      throw new PageQuoteError(`Could not read the page text: ${exceptionMessage(installed.exceptionDetails)}`);
     }
   }
   return {session, contextId};
@@ -70,7 +71,7 @@ async function call<T>(world: World, root: string | undefined, body: string, arg
     AGENT_TIMEOUT_MS,
   );
   if (response.exceptionDetails) {
-    throw new Error(`Could not read the page text: ${exceptionMessage(response.exceptionDetails)}`);
+    throw new PageQuoteError(`Could not read the page text: ${exceptionMessage(response.exceptionDetails)}`);
   }
   return response.result.value as T;
 }

@@ -1,6 +1,7 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {CdpTimeoutError} from '../../cdp/errors.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import {type CallControl, NO_CALL_CONTROL} from '../../util/progress.js';
 import type {Page} from '../core/Page.js';
 import {secondsText} from '../core/pageBounds.js';
@@ -119,7 +120,7 @@ async function settled(
     },
   );
   if (value?.exceptionDetails) {
-    throw new Error(exceptionMessage(value.exceptionDetails));
+    throw new PageQuoteError(exceptionMessage(value.exceptionDetails));
   }
   const result: unknown = value?.result.value;
   return {json: value ? (typeof result === 'string' ? result : 'undefined') : undefined, settle};

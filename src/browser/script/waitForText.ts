@@ -1,6 +1,7 @@
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {abortable, deferred, errorMessage, sleep} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import {type CallControl, NO_CALL_CONTROL} from '../../util/progress.js';
 import type {Page} from '../core/Page.js';
 import {cpuMultiplier} from '../core/settle.js';
@@ -137,7 +138,7 @@ class FramesTextWatch {
       ...(contextId !== undefined ? {contextId} : {}),
     });
     if (exceptionDetails) {
-      throw new Error(`Could not search the frame: ${exceptionMessage(exceptionDetails)}`);
+      throw new PageQuoteError(`Could not search the frame: ${exceptionMessage(exceptionDetails)}`);
     }
     if (!result.objectId) {
       // Found at once: the page answered `true`, no watch to stop later.

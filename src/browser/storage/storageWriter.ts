@@ -6,6 +6,7 @@
  */
 import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {withTimeout} from '../../util/async.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import type {StateOrigin, StorageItem} from './storageFormat.js';
 
 /** Bound of opening one origin in the helper tab. */
@@ -73,7 +74,7 @@ async function write(session: CdpSession, origin: string, items: Array<[string, 
   });
   const value = result.value as ReturnType<typeof writeItems> | undefined;
   if (exceptionDetails || !value || value.error !== undefined) {
-    throw new Error(
+    throw new PageQuoteError(
       `could not write localStorage of ${origin}: ${value?.error ?? exceptionDetails?.text ?? 'no answer'}`,
     );
   }

@@ -2,6 +2,7 @@ import type {Page} from '../../browser/core/Page.js';
 import {reapplyEmulation} from '../../browser/emulation/emulatePage.js';
 import {errorMessage, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
+import {PageQuoteError} from '../../util/pageQuote.js';
 import type {ProgressReporter} from '../../util/progress.js';
 import {type Lhr, type LighthouseBundle, type LighthouseFlags, type LighthousePage, loadLighthouse} from './bundle.js';
 import {LighthouseSessions} from './LighthouseSession.js';
@@ -146,7 +147,7 @@ function watchPage(page: Page): {stopped: Promise<never>; dispose(): void} {
         reject(new Error('The page crashed during the Lighthouse audit. Reload it with navigate_page, then retry.'));
       } else if (page.dialog && dialogSince !== undefined && now - dialogSince >= DIALOG_STOP_MS) {
         reject(
-          new Error(
+          new PageQuoteError(
             `The page opened a ${page.dialog.type} dialog ("${page.dialog.message}") during the Lighthouse audit, which stopped it. Answer it with handle_dialog, then retry.`,
           ),
         );

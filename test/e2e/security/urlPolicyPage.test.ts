@@ -4,53 +4,11 @@
  * and the call during which the page tried says so.
  */
 import assert from 'node:assert/strict';
-import {createServer, type Server} from 'node:http';
-import type {AddressInfo, Socket} from 'node:net';
 import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../../support/fixtureServer.js';
 import {startServer, type TestServer} from '../../support/mcpClient.js';
-
-/** A host the policy blocks: it counts every TCP connection and every request that reaches it. */
-class Trap {
-  readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
-  connections = 0;
-  readonly requests: string[] = [];
-
-  constructor() {
-    this.#server = createServer((req, res) => {
-      this.requests.push(req.url ?? '');
-      const type = req.url?.endsWith('.js') ? 'text/javascript' : 'text/html';
-      res.writeHead(200, {'content-type': type, 'access-control-allow-origin': '*'}).end('trapped');
-    });
-    this.#server.on('connection', socket => {
-      this.connections++;
-      this.#sockets.add(socket);
-      socket.on('close', () => this.#sockets.delete(socket));
-    });
-    this.#server.on('upgrade', (req, socket) => {
-      this.requests.push(`upgrade ${req.url}`);
-      socket.destroy();
-    });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>(resolve => this.#server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get port(): number {
-    return (this.#server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.#sockets) {
-      socket.destroy();
-    }
-    await new Promise<void>(resolve => this.#server.close(() => resolve()));
-  }
-}
+import {TrapHost as Trap} from '../../support/trapHost.js';
 
 describe('URL policy: what the page starts by itself', () => {
   let fixtures: FixtureServer;
