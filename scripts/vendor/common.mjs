@@ -85,11 +85,16 @@ const STUBS = [
     contents: "export const skill = {name: '', description: '', allowedTools: [], instructions: ''};",
   },
   {
-    // The code editor (about 1 MB) is reachable through text utilities but only
-    // used by DevTools' UI; nothing we call touches it.
+    // The code editor (about 1 MB, and it needs a DOM at load) is reachable
+    // through text utilities but only used by DevTools' UI, except for its CSS
+    // grammar: the style model (CSSPropertyParser) parses declarations, such
+    // as a custom property whose value is a string, with
+    // CodeMirror.css.cssLanguage.parser. That is Lezer's CSS parser (the
+    // language adds only editor props), so the stub gives it from
+    // @lezer/css, the version DevTools' CodeMirror build pins.
     request: /\/codemirror\.next\/codemirror\.next\.js$/,
     importer: /./,
-    contents: 'export {};',
+    contents: "import {parser} from '@lezer/css'; export const css = {cssLanguage: {parser}};",
   },
 ];
 
@@ -104,6 +109,8 @@ export const stubsPlugin = {
     }
     build.onLoad({filter: /.*/, namespace: 'devtools-stub'}, args => ({
       contents: STUBS[Number(args.path.slice('stub-'.length))].contents,
+      // Imports of a stub resolve from our own packages.
+      resolveDir: ROOT,
       loader: 'js',
     }));
   },

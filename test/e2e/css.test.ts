@@ -126,4 +126,19 @@ Styles for h1.hero (uid: "${uid}"):
       await theirs.close();
     }
   });
+
+  it('shows custom properties whose values are strings (DevTools parses them with its CSS grammar)', async () => {
+    fixtures.html(
+      '/strings',
+      '<style>h1 { --note: "hello world"; --font: "Inter", sans-serif; content: "x"; color: red }</style><h1>Quoted</h1>',
+    );
+    await mcp.call('navigate_page', {url: fixtures.url('/strings')});
+    const uid = uidOf((await mcp.call('take_snapshot')).text, /heading "Quoted"/);
+    const result = await mcp.call('get_css_styles', {uid});
+    assert.equal(result.isError, false, result.text);
+    assert.match(
+      result.text,
+      /\n {2}h1 \(strings:1\) \{\n {4}--note: "hello world";\n {4}--font: "Inter", sans-serif;\n {4}content: "x";\n {4}color: red;\n {2}\}/,
+    );
+  });
 });
