@@ -76,21 +76,8 @@ export function installWalker(
   if (g[KEY]) {
     return;
   }
-  type R = {
-    containerTags: Set<string>;
-    landmarkTags: Set<string>;
-    safeAttr: (name: string) => boolean;
-    cAttr: (name: string) => boolean;
-    safeRoleTokens: (value: string) => boolean;
-    linkAttr: (name: string) => boolean;
-    buttonAttr: (name: string) => boolean;
-    headingAttr: (name: string) => boolean;
-    unsafeText: (data: string) => boolean;
-    blockContainer: (display: string) => boolean;
-    noWhitespaceChildren: (display: string) => boolean;
-    blockLevel: (display: string) => boolean;
-  };
-  const rules = rulesFactory() as R;
+  // Passed on whole to the text and classification factories, which type what they read.
+  const rules = rulesFactory();
   type N = {
     k: string;
     i: number;
