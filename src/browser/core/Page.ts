@@ -160,6 +160,8 @@ export class Page {
     readonly bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
   ) {
     trackLive('page', this);
+    // A command sent to the page without a bound of its own waits at most the bound of its answers.
+    session.defaultTimeoutMs = bounds.answerMs;
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
