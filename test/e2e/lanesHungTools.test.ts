@@ -15,12 +15,12 @@ import {after, before, describe, it} from 'node:test';
 import {
   HUNG_BOUND_S,
   type HungBrowser,
+  send,
   startedWhile,
   startHungBrowser,
   textOf,
   track,
   until,
-  send,
 } from '../support/hungPages.js';
 
 const PAGE = `<title>Tools</title><h1 style="color: red">Head</h1><button>Press</button><input aria-label="Name">
@@ -81,6 +81,41 @@ describe('--lanes page: every page tool on a spinning page ends at --pageCallTim
     ['take_heapsnapshot', () => ({filePath: join(tmpdir(), `lanes-hung-tools-${process.pid}.heapsnapshot`)})],
     ['screencast_start', () => ({})],
   ];
+
+  it('a call on a page whose navigation never gets its response says the page is navigating, not busy', async () => {
+    let release!: () => void;
+    const held = new Promise<void>(resolve => (release = resolve));
+    hb.fixtures.route('/never-answers', async (_req, res) => {
+      await held;
+      res.writeHead(204).end();
+    });
+    try {
+      hb.fixtures.html('/before-navigation', '<title>Before</title><h1>Before</h1>');
+      const opened = await hb.mcp.call('new_page', {url: hb.fixtures.url('/before-navigation')});
+      const navigating = Number(/^(\d+): .*\/before-navigation/m.exec(opened.text)?.[1]);
+      const snapshot = await hb.mcp.call('take_snapshot', {pageId: navigating});
+      const heading = /uid=(\S+) heading "Before"/.exec(snapshot.text)?.[1];
+      assert.ok(heading, snapshot.text);
+      // The navigation's own timeout ends navigate_page; Chrome goes on waiting for the response.
+      const navigation = await hb.mcp.call('navigate_page', {
+        pageId: navigating,
+        url: hb.fixtures.url('/never-answers'),
+        timeout: 1000,
+      });
+      assert.match(navigation.text, /Navigation timeout/, navigation.text);
+      await until(
+        () => hb.fixtures.requests.some(r => r.url === '/never-answers'),
+        'the navigation to ask for its page',
+      );
+      const styles = await hb.mcp.call('get_css_styles', {pageId: navigating, uid: heading});
+      assert.equal(styles.isError, true, styles.text);
+      assert.match(styles.text, new RegExp(`within ${HUNG_BOUND_S * 1000} ms`), styles.text);
+      assert.match(styles.text, new RegExp(`Page ${navigating} is navigating to \\S+/never-answers`), styles.text);
+      assert.doesNotMatch(styles.text, /is busy/, styles.text);
+    } finally {
+      release();
+    }
+  });
 
   for (const [tool, args] of calls) {
     it(tool, async () => {
