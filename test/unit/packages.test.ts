@@ -35,8 +35,8 @@ const stubs = Object.fromEntries(
     .map(([pkg, spec]) => [pkg, spec.slice('file:'.length)]),
 );
 /**
- * What the stubs keep out of scripts/start.sh's install (about 100 MB): Sentry
- * with OpenTelemetry and Puppeteer with chromium-bidi (Lighthouse's), domino (turndown's).
+ * What the stubs keep out of scripts/start.sh's install (about 100 MB on disk): Sentry
+ * with OpenTelemetry, Puppeteer with chromium-bidi and web-features (Lighthouse's), domino (turndown's).
  */
 const LEFT_OUT = [
   /^@sentry\//,
@@ -45,6 +45,7 @@ const LEFT_OUT = [
   /^@puppeteer\//,
   /^chromium-bidi$/,
   /^@mixmark-io\/domino$/,
+  /^web-features$/,
 ];
 
 /** Text files under `dir` (relative to the repository) whose names end with one of `extensions`. */
