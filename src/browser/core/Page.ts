@@ -161,11 +161,10 @@ export class Page {
     readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
     /** The network mocks of the page's browser context. */
     readonly mocks: MockSet = new MockSet(urlPolicy),
-    /** How long calls wait for the page when it does not answer (--pageCallTimeout). */
+    /** How long calls wait for the page when it does not answer (--pageCallTimeout; its commands' default bound). */
     readonly bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
   ) {
     trackLive('page', this);
-    // A command sent to the page without a bound of its own waits at most the bound of its answers.
     session.defaultTimeoutMs = bounds.answerMs;
     this.url = targetInfo.url;
     this.title = targetInfo.title;
