@@ -117,6 +117,17 @@ describe('--lanes page: every page tool on a spinning page ends at --pageCallTim
     }
   });
 
+  it('save_storage_state says which page it could not read', async () => {
+    const saved = await hb.mcp.call('save_storage_state', {
+      pageId: healthy,
+      filePath: join(tmpdir(), `lanes-hung-tools-${process.pid}.json`),
+    });
+    assert.equal(saved.isError, false, saved.text);
+    assert.match(saved.text, /Saved the storage state/, saved.text);
+    // Before, the spinning page's origins were left out without a word.
+    assert.match(saved.text, new RegExp(`Page ${pageId} did not answer .* not in the file`), saved.text);
+  });
+
   for (const [tool, args] of calls) {
     it(tool, async () => {
       const before = hb.runs(tool, pageId);
