@@ -3,7 +3,7 @@ import {after, before, describe, it} from 'node:test';
 
 import {FixtureServer} from '../support/fixtureServer.js';
 import {startHttpServer} from '../support/httpClient.js';
-import {HUNG_BOUND_S, startedWhile, textOf, track, until} from '../support/hungPages.js';
+import {Holds, HUNG_BOUND_S, startedWhile, textOf, track, until} from '../support/hungPages.js';
 import {CALL_TIMEOUT_MS, startServer, type TestServer} from '../support/mcpClient.js';
 
 type CallToolResult = Awaited<ReturnType<TestServer['client']['callTool']>>;
@@ -146,10 +146,12 @@ describe('--lanes page without page-id routing: calls bind to the page selected 
   });
 });
 
-describe('--lanes page over HTTP: a session whose page spins does not hold back another session', () => {
-  it('runs take_snapshot, click and evaluate_script in session B while session A spins in while(true)', async () => {
+describe('--lanes page over HTTP: a session whose page never yields does not hold back another session', () => {
+  it("runs take_snapshot, click and evaluate_script in session B while session A's page never yields", async () => {
     const fixtures = await new FixtureServer().start();
-    fixtures.route('/spinning', {body: 'ok'});
+    // Session A's page blocks in a request that never gets its answer: stuck as in while (true), with no core spinning.
+    const holds = new Holds();
+    const hold = await holds.next();
     fixtures.html('/a', pageHtml('A'));
     fixtures.html('/b', pageHtml('B'));
     const server = await startHttpServer({
@@ -168,15 +170,23 @@ describe('--lanes page over HTTP: a session whose page spins does not hold back 
       const pageA = await pageOf(a, '/a');
       const pageB = await pageOf(b, '/b');
       const hung = track(
-        a.client.callTool({name: 'evaluate_script', arguments: {pageId: pageA, function: SPIN}}, undefined, {
-          timeout: CALL_TIMEOUT_MS,
-        }),
+        a.client.callTool(
+          {
+            name: 'evaluate_script',
+            arguments: {
+              pageId: pageA,
+              function: `() => { const x = new XMLHttpRequest(); x.open('GET', '${hold.url}', false); x.send(); }`,
+            },
+          },
+          undefined,
+          {timeout: CALL_TIMEOUT_MS},
+        ),
       );
-      await until(() => fixtures.requests.some(r => r.url === '/spinning'), "session A's page to start spinning");
+      await until(hold.reached, "session A's page to block in its request");
       const {result: snapshot, during} = await startedWhile(server.stderr, 'take_snapshot', pageB, hung, () =>
         b.call('take_snapshot', {pageId: pageB}),
       );
-      assert.equal(during, true, "session A's spinning call ended before session B's snapshot started");
+      assert.equal(during, true, "session A's stuck call ended before session B's snapshot started");
       const uid = /uid=(\S+) button "Press"/.exec(snapshot.text)?.[1];
       assert.ok(uid, snapshot.text);
       assert.equal((await b.call('click', {pageId: pageB, uid})).isError, false);
@@ -186,10 +196,13 @@ describe('--lanes page over HTTP: a session whose page spins does not hold back 
       });
       assert.match(clicks.text, /\["B",1\]/, clicks.text);
       // Session A's call ends at its bound (before the server closes: its client would wait for it).
-      assert.match(textOf(await hung.promise), new RegExp(`did not finish within ${HUNG_BOUND_S} s`));
+      const ended = textOf(await hung.promise);
+      assert.match(ended, new RegExp(`did not finish within ${HUNG_BOUND_S} s`), ended);
+      assert.match(ended, new RegExp(`Page ${pageA} is busy: its main thread did not answer .* close_page`), ended);
     } finally {
       await server.close();
       await fixtures.stop();
+      await holds.stop();
     }
   });
 });

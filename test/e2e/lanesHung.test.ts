@@ -23,11 +23,13 @@ describe('--lanes page: a hung call ends at its bound, saying what its page does
     // Every page up front: new_page waits for the page calls in flight, which here run to their bounds.
     hb = await startHungBrowser('page', true);
     pages.healthy = await hb.healthyPage();
-    pages.shot = await hb.spinningPage();
-    pages.snapshot = await hb.spinningPage();
+    // One page's main thread is blocked (no core spins for it), one spins for real (last: from here
+    // on it keeps a core busy): the server tells neither apart.
+    pages.snapshot = await hb.blockedPage();
     const paused = await hb.pausedPage();
     pages.paused = paused.pageId;
     resume = () => paused.resume();
+    pages.shot = await hb.spinningPage();
   });
 
   after(async () => {
@@ -60,7 +62,7 @@ describe('--lanes page: a hung call ends at its bound, saying what its page does
     assert.match(text, /take_screenshot gave up on it; calls on other pages were not held back/, text);
   });
 
-  it('take_snapshot of a page spinning in while(true)', async () => {
+  it('take_snapshot of a page whose main thread never yields (blocked in a request)', async () => {
     const text = await hungCall('take_snapshot', pages.snapshot);
     assert.match(text, new RegExp(`The page did not answer the snapshot within ${HUNG_BOUND_S} s`), text);
     assert.match(text, new RegExp(`Page ${pages.snapshot} is busy: .* close_page`), text);

@@ -20,6 +20,12 @@ export interface HungBrowser {
   healthyPage(): Promise<number>;
   /** Opens a page that spins in `while (true)` once loaded; returns its id once it spins. */
   spinningPage(): Promise<number>;
+  /** Opens a page whose main thread blocks for good (Holds); returns its id once it blocks. */
+  blockedPage(): Promise<number>;
+  /** Opens a page showing `html` (at a path of its own); returns its id. */
+  page(html: string): Promise<number>;
+  /** Blocks the main thread of `pageId` (opened here) for good (Holds); resolves once it blocks. */
+  block(pageId: number): Promise<void>;
   /** Opens a page and pauses it in the debugger from another CDP client (a `debugger;` statement). */
   pausedPage(): Promise<{pageId: number; resume(): Promise<void>}>;
   /** How many calls of `tool` (on `pageId`, when given) the server has started running (its debug log). */
@@ -41,6 +47,41 @@ export async function until(check: () => boolean, what: string, ms = 60_000): Pr
 }
 
 let pages = 0;
+
+/**
+ * Servers that take a request and never answer it. A page's synchronous
+ * XMLHttpRequest to one blocks its main thread for good, as `while (true)`
+ * does, but burns no CPU: the page answers no CDP command (Chrome runs them
+ * on that thread), and the server's probe of a stuck page (laneNotes.ts)
+ * gets no answer either way, so it says the same ("is busy"). Each hold has
+ * a port of its own: Chrome opens at most 6 connections to one host and
+ * port, and the 7th blocked page's request would wait in Chrome, never
+ * reaching the server (nor would a page load from that origin meanwhile).
+ */
+export class Holds {
+  readonly #servers: FixtureServer[] = [];
+
+  /**
+   * A URL whose request never gets its answer; `script`: a script for the page
+   * that asks for it synchronously once the current task ends; `reached`: whether the request arrived.
+   */
+  async next(): Promise<{url: string; script: string; reached: () => boolean}> {
+    const server = await new FixtureServer().start();
+    this.#servers.push(server);
+    // Never answered (stop() closes the connection).
+    server.route('/hold', () => undefined);
+    const url = server.url('/hold');
+    return {
+      url,
+      script: `setTimeout(() => { const x = new XMLHttpRequest(); x.open('GET', '${url}', false); x.send(); })`,
+      reached: () => server.requests.some(r => r.url === '/hold'),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#servers.splice(0).map(server => server.stop()));
+  }
+}
 
 /**
  * The bound (--pageCallTimeout, seconds) of the servers whose tests wait for
@@ -91,6 +132,7 @@ export async function startHungBrowser(lanes: 'server' | 'page', bounded = false
   const fixtures = await new FixtureServer().start();
   const chromium = await startChromium();
   const sockets: ws[] = [];
+  const holds = new Holds();
   const mcp = await startServer({
     args: [
       '--browserUrl',
@@ -102,7 +144,7 @@ export async function startHungBrowser(lanes: 'server' | 'page', bounded = false
     replaceFlags: true,
     env: {CDP_MCP_DEBUG: '1'},
   });
-  const open = async (path: string, html: string): Promise<number> => {
+  const openPage = async (path: string, html: string): Promise<number> => {
     fixtures.html(path, html);
     const opened = await mcp.call('new_page', {url: fixtures.url(path)});
     const url = fixtures.url(path);
@@ -113,10 +155,47 @@ export async function startHungBrowser(lanes: 'server' | 'page', bounded = false
     }
     return Number(id);
   };
+  const paths = new Map<number, string>();
+  const open = async (path: string, html: string): Promise<number> => {
+    const pageId = await openPage(path, html);
+    paths.set(pageId, path);
+    return pageId;
+  };
+  /** A second CDP client on the page at `path`, as a user's DevTools is. */
+  const attach = async (path: string) => {
+    const targets = (await (await fetch(`http://127.0.0.1:${chromium.port}/json/list`)).json()) as Array<{
+      url: string;
+      webSocketDebuggerUrl: string;
+    }>;
+    const target = targets.find(t => t.url === fixtures.url(path));
+    if (!target) {
+      throw new Error(`no target for ${path}`);
+    }
+    const socket = new ws(target.webSocketDebuggerUrl);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    return socket;
+  };
+  // From a CDP client of the test's own: evaluate_script would wait (to its bound) for the request the script starts.
+  const block = async (pageId: number) => {
+    const path = paths.get(pageId);
+    if (!path) {
+      throw new Error(`page ${pageId} was not opened by this HungBrowser`);
+    }
+    const hold = await holds.next();
+    const socket = await attach(path);
+    try {
+      socket.send(JSON.stringify({id: 1, method: 'Runtime.evaluate', params: {expression: hold.script}}));
+      await until(hold.reached, `page ${pageId} to block in its request`);
+    } finally {
+      socket.close();
+    }
+  };
   return {
     mcp,
     fixtures,
     chromium,
+    block,
+    page: html => open(`/page-${++pages}`, html),
     healthyPage: () => open(`/healthy-${++pages}`, '<title>Healthy</title><button>Press</button>'),
     async spinningPage() {
       const n = ++pages;
@@ -129,20 +208,16 @@ export async function startHungBrowser(lanes: 'server' | 'page', bounded = false
       await until(() => fixtures.requests.some(r => r.url === `/spinning-${n}`), `page ${id} to start spinning`);
       return id;
     },
+    async blockedPage() {
+      const pageId = await open(`/blocked-${++pages}`, '<title>Blocked</title><button>Press</button>');
+      await block(pageId);
+      return pageId;
+    },
     async pausedPage() {
       const path = `/paused-${++pages}`;
       const pageId = await open(path, '<title>Paused</title><button>Press</button>');
-      const targets = (await (await fetch(`http://127.0.0.1:${chromium.port}/json/list`)).json()) as Array<{
-        url: string;
-        webSocketDebuggerUrl: string;
-      }>;
-      const target = targets.find(t => t.url.endsWith(path));
-      if (!target) {
-        throw new Error(`no target for ${path}`);
-      }
-      const socket = new ws(target.webSocketDebuggerUrl);
+      const socket = await attach(path);
       sockets.push(socket);
-      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
       let paused = false;
       let id = 0;
       socket.on('message', (data: Buffer) => {
@@ -174,6 +249,7 @@ export async function startHungBrowser(lanes: 'server' | 'page', bounded = false
       await mcp.close();
       chromium.kill();
       await fixtures.stop();
+      await holds.stop();
     },
   };
 }
@@ -204,10 +280,14 @@ export function send(hb: HungBrowser, name: string, args: Record<string, unknown
   return hb.mcp.client.callTool({name, arguments: args}, undefined, {timeout: CALL_TIMEOUT_MS, signal});
 }
 
-/** The hung calls of issue 23, each on the page that hangs it. */
+/**
+ * The hung calls of issue 23, each on the page that hangs it. A page whose
+ * main thread never yields is a blocked one: it hangs the call as one
+ * spinning in while (true) does, without a core spinning meanwhile.
+ */
 const HUNG_CALLS = [
-  {tool: 'take_screenshot', page: 'spinning', args: {}},
-  {tool: 'take_snapshot', page: 'spinning', args: {}},
+  {tool: 'take_screenshot', page: 'blocked', args: {}},
+  {tool: 'take_snapshot', page: 'blocked', args: {}},
   {tool: 'evaluate_script', page: 'paused', args: {function: '() => document.title'}},
 ] as const;
 
@@ -235,7 +315,7 @@ export function cancellationTests(
 
   for (const {tool, page, args} of HUNG_CALLS) {
     it(`a cancelled ${tool} on a ${page} page ends at once and frees ${lanes === 'page' ? 'its lane and the browser' : 'the lock'}`, async () => {
-      const hung = page === 'spinning' ? await hb.spinningPage() : (await hb.pausedPage()).pageId;
+      const hung = page === 'blocked' ? await hb.blockedPage() : (await hb.pausedPage()).pageId;
       const controller = new AbortController();
       const before = hb.runs(tool);
       const call = send(hb, tool, {pageId: hung, ...args}, controller.signal);
