@@ -50,10 +50,23 @@ export function readFullTree(place: FramePlace, frames: SnapshotFrames): Promise
     .then(({frame, result}) => ({frame, nodes: result.nodes}));
 }
 
-/** `off`: every snapshot reads every frame whole; `verify`: every kept tree is also read again and compared (tests). */
-export function cacheMode(): 'on' | 'off' | 'verify' {
+/**
+ * A frame is checked and its tree kept only when its last read had at least
+ * this many nodes. The check costs two round trips to the page (about as
+ * much as reading a tree of 50 to 100 nodes, measured on a loaded 2-core
+ * machine) and is wasted whenever the page changed since, as it has after
+ * most actions: below this size it would cost more than it can save.
+ */
+const MIN_KEPT_NODES = 300;
+
+/**
+ * CDP_MCP_SNAPSHOT_CACHE: `off`, every snapshot reads every frame whole;
+ * `always`, frames of any size are kept; `verify`, as `always`, and every
+ * kept tree is also read again and compared (tests).
+ */
+export function cacheMode(): 'on' | 'off' | 'always' | 'verify' {
   const value = process.env['CDP_MCP_SNAPSHOT_CACHE'];
-  return value === 'off' || value === 'verify' ? value : 'on';
+  return value === 'off' || value === 'always' || value === 'verify' ? value : 'on';
 }
 
 /** Sessions where the Performance domain is on (its counts are half of the cache's signal). */
@@ -87,6 +100,8 @@ function enablePerformance(session: CdpSession, signal: AbortSignal): Promise<un
  *   Chrome's own (its first read of a document recomputes some styles, so a
  *   document is read whole twice before its tree is kept);
  * - the frame's document (loaderId) and the frames inside it with theirs.
+ * By default only frames whose last read had MIN_KEPT_NODES nodes or more
+ * are checked and kept; smaller ones are read as before, in one round trip.
  * Anything the signal cannot vouch for is a change: a document with a
  * defined custom element (ElementInternals, see axWatch.ts), a watch that
  * failed, counts Chrome did not give. Such frames are read whole every time.
@@ -98,12 +113,28 @@ function enablePerformance(session: CdpSession, signal: AbortSignal): Promise<un
  */
 export class AxTreeCache {
   readonly #kept = new Map<string, Kept>();
+  /** Per frame: the nodes of its last read (the size decides whether it is worth keeping). */
+  readonly #sizes = new Map<string, number>();
 
-  /** The frame's tree for this snapshot: the kept one when nothing changed, else a fresh read. */
-  async check(place: FramePlace, frames: SnapshotFrames, worlds: IsolatedWorlds): Promise<CacheCheck> {
+  /**
+   * The frame's tree for this snapshot: the kept one when nothing changed,
+   * else a fresh read. `reading`: the snapshot reads the frame's full tree
+   * when nothing is kept (not when it walks it): then it is checked only when
+   * a tree is kept. Skipping checks loses nothing: the watch and the counts
+   * hold every change since the check before the kept read.
+   */
+  async check(place: FramePlace, frames: SnapshotFrames, worlds: IsolatedWorlds, reading = true): Promise<CacheCheck> {
     const mode = cacheMode();
+    const plain = {kept: false, read: () => this.#read(place, frames)};
     if (mode === 'off') {
-      return {kept: false, read: () => readFullTree(place, frames)};
+      return plain;
+    }
+    if (mode === 'on' && (this.#sizes.get(place.key) ?? 0) < MIN_KEPT_NODES) {
+      this.#kept.delete(place.key);
+      return plain;
+    }
+    if (!reading && !this.#kept.has(place.key)) {
+      return plain;
     }
     const [{frame, result}, framesBelow] = await Promise.all([
       frames.target(place, this.#probe(place, frames, worlds)),
@@ -137,13 +168,19 @@ export class AxTreeCache {
     return {
       kept: false,
       read: async () => {
-        const fresh = await readFullTree(place, frames);
+        const fresh = await this.#read(place, frames);
         if (keep && counts !== undefined) {
           this.#kept.set(place.key, {loaderId: fresh.frame.loaderId, framesBelow, counts, nodes: fresh.nodes});
         }
         return fresh;
       },
     };
+  }
+
+  async #read(place: FramePlace, frames: SnapshotFrames): Promise<AxTreeRead> {
+    const fresh = await readFullTree(place, frames);
+    this.#sizes.set(place.key, fresh.nodes.length);
+    return fresh;
   }
 
   /** The watch's answer, then the counts; a failure is a change. */
@@ -222,9 +259,11 @@ export class AxTreeCache {
 
   /** Forgets the frames the latest snapshot did not visit. */
   retain(visited: ReadonlySet<string>): void {
-    for (const key of this.#kept.keys()) {
-      if (!visited.has(key)) {
-        this.#kept.delete(key);
+    for (const map of [this.#kept, this.#sizes]) {
+      for (const key of map.keys()) {
+        if (!visited.has(key)) {
+          map.delete(key);
+        }
       }
     }
   }

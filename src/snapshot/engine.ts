@@ -258,7 +258,7 @@ class Capture {
     this.#visited.add(place.key);
     const path = await choosePath(page, env, place, this.signal);
     // Checked before any read: a change after the check is seen by the next snapshot's.
-    const cached = await env.axCache.check(place, this.frames, env.worlds);
+    const cached = await env.axCache.check(place, this.frames, env.worlds, path === 'full');
     if (cached.kept) {
       // Nothing changed since the tree was read: no path is measured.
       return (await fullTreeSnapshot(place, this.frames, true, depth, this.frame, cached.read)).root;

@@ -68,8 +68,14 @@ describe('snapshot cache: every change that can change the tree is seen', () => 
     fixtures = await new FixtureServer().start();
     fixtures.html('/triggers', TRIGGERS);
     fixtures.html('/custom', CUSTOM);
+    const buttons = Array.from({length: 399}, (_, i) => `<button>b${i}</button>`).join('');
+    fixtures.html('/big', `<!doctype html><title>Big</title><main>${buttons}<button id="last">b399</button></main>`);
     logFile = join(await mkdtemp(join(tmpdir(), 'snapshot-cache-')), 'server.log');
-    mcp = await startServer({args: ['--logFile', logFile, '--viewport', '1000x700']});
+    // Frames of any size kept: the default keeps only big ones, and these pages are small.
+    mcp = await startServer({
+      args: ['--logFile', logFile, '--viewport', '1000x700'],
+      env: {CDP_MCP_SNAPSHOT_CACHE: 'always'},
+    });
   });
 
   after(async () => {
@@ -242,6 +248,40 @@ describe('snapshot cache: every change that can change the tree is seen', () => 
       ),
     );
     assert.match(changed, /Inner frame changed/);
+  });
+
+  it('by default keeps only big trees: a small page is read every time, a big one is kept and its changes seen', async () => {
+    const defaults = await startServer({args: ['--logFile', `${logFile}.default`]});
+    try {
+      const snap = async () => {
+        const r = await defaults.call('take_snapshot', {pageId: 1});
+        assert.equal(r.isError, false, r.text);
+        return r.text;
+      };
+      const reused = async () =>
+        (await readFile(`${logFile}.default`, 'utf8').catch(() => '')).split('reused the kept tree').length - 1;
+      await defaults.call('navigate_page', {pageId: 1, url: fixtures.url('/triggers')});
+      for (let i = 0; i < 3; i++) {
+        await snap();
+      }
+      assert.equal(await reused(), 0, 'the small page was read every time');
+      await defaults.call('navigate_page', {pageId: 1, url: fixtures.url('/big')});
+      // A frame this big is walked, not read whole: a verbose snapshot (always read whole) keeps its tree.
+      let text = '';
+      for (let attempt = 0; attempt < 6 && (await reused()) === 0; attempt++) {
+        await defaults.call('take_snapshot', {pageId: 1, verbose: true});
+        text = await snap();
+      }
+      assert.ok((await reused()) > 0, 'the big page was kept');
+      assert.match(text, /button "b399"/);
+      await defaults.call('evaluate_script', {
+        pageId: 1,
+        function: `() => { document.querySelector('button').value = 'x'; document.querySelector('#last').textContent = 'b399 renamed'; }`,
+      });
+      assert.match(await snap(), /button "b399 renamed"/);
+    } finally {
+      await defaults.close();
+    }
   });
 
   it('never keeps the tree of a document with custom elements: ElementInternals change it unseen', async () => {
