@@ -1,5 +1,6 @@
 import type {Config} from '../config/options.js';
-import type {SandboxOptions} from '../util/sandbox.js';
+import type {Tool} from '../tools/defineTool.js';
+import type {PathSandbox, SandboxOptions} from '../util/sandbox.js';
 
 /**
  * Whose files a session works with. `owner`: the one client that started the
@@ -23,4 +24,14 @@ export function sandboxOptions(
     privateFolder: policy === 'private',
     secrets: config.secrets,
   };
+}
+
+/** Files: the tool's file-path arguments, checked against the session's sandbox (the checked path replaces the given one). */
+export async function checkFilePaths(tool: Tool, params: Record<string, unknown>, files: PathSandbox): Promise<void> {
+  for (const key of tool.filePaths ?? []) {
+    const value = params[key];
+    if (typeof value === 'string') {
+      params[key] = await files.validate(value);
+    }
+  }
 }

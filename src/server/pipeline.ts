@@ -8,7 +8,7 @@ import {type ImageContent, ResponseBuilder} from '../response/ResponseBuilder.js
 import {closeMarkerRoom} from '../response/untrusted.js';
 import type {ToolContext} from '../tools/context.js';
 import {DEFAULT_OUTPUT_HINT, SNAPSHOT_OUTPUT_HINT, type Tool} from '../tools/defineTool.js';
-import {BrowserHandle, PageHandle, tracingHandle} from '../tools/handles.js';
+import type {BrowserHandle} from '../tools/handles.js';
 import type {RegisteredTool} from '../tools/registry.js';
 import {abortable, CancelledError, errorMessage, settleWithin} from '../util/async.js';
 import {debug} from '../util/logger.js';
@@ -16,13 +16,12 @@ import {quotesPage} from '../util/pageQuote.js';
 import {NO_PROGRESS, type ProgressReporter} from '../util/progress.js';
 import {PathSandbox} from '../util/sandbox.js';
 import {validateArguments} from './arguments.js';
-import {pageFor, pageGuard, throwIfUnusable} from './callPage.js';
-import {sandboxOptions} from './filePolicy.js';
+import {checkFilePaths, sandboxOptions} from './filePolicy.js';
 import {boundNote, explainStuckError} from './laneNotes.js';
 import type {BoundPage} from './lanes.js';
+import {type CallParts, loadCallParts} from './loadCallParts.js';
 import {capOutput} from './outputCap.js';
 import {closeCut, imagesOf, pageContentOf, redacted, slimText} from './outputPasses.js';
-import {resolveResponseState} from './responseState.js';
 import {CallScheduler} from './scheduler.js';
 import {ScopeHolder} from './scopeHolder.js';
 import {UnknownToolError} from './unknownTool.js';
@@ -100,6 +99,7 @@ interface Turn {
 /** What a call that got its turn runs with: the session's scope, the handler's context, the marks of what it may cause. */
 interface Running {
   turn: Turn;
+  parts: CallParts;
   scope: BrowserScope;
   handles: BrowserHandle;
   context: ToolContext;
@@ -266,9 +266,10 @@ export class Pipeline {
       return `${errorMessage(error)}${cause}`;
     }
     await session.rootsReady();
+    const parts = await loadCallParts();
     const downloads = await scope.watchDownloads(files);
     const blockedMark = scope.browser.urlPolicy.blocked.mark();
-    const handles = new BrowserHandle(scope, config, files, {signal, progress});
+    const handles = new parts.BrowserHandle(scope, config, files, {signal, progress});
     const context: ToolContext = {
       browser: handles,
       config,
@@ -276,14 +277,15 @@ export class Pipeline {
       heap,
       progress,
       signal,
-      tracing: tracingHandle(scope, files),
+      tracing: parts.tracingHandle(scope, files),
     };
-    return {turn, scope, handles, context, downloads, blockedMark};
+    return {turn, parts, scope, handles, context, downloads, blockedMark};
   }
 
   /** Files, page, dialog, handler: a failure on the way is the call's error, with the page it had got to. */
   async #run(tool: Tool, params: Record<string, unknown>, running: Running, response: ResponseBuilder): Promise<Ran> {
     const {scope, turn} = running;
+    const {pageFor, pageGuard, PageHandle, throwIfUnusable} = running.parts;
     let page: Page | undefined;
     try {
       await checkFilePaths(tool, params, turn.session.files);
@@ -310,6 +312,7 @@ export class Pipeline {
     const {config} = this.options;
     const {scope, turn} = running;
     const {page} = ran;
+    const {pageGuard, resolveResponseState} = running.parts;
     const state = await resolveResponseState({
       ...ran,
       scope,
@@ -377,16 +380,6 @@ function outputHint(tool: RegisteredTool['tool'], response: ResponseBuilder): st
 /** A call refused or failed before its handler ran; the structured content fits the tool's outputSchema. */
 function fail(text: string, slim?: boolean): ToolResult {
   return {text, images: [], isError: true, structured: slim ? {type: 'text', text} : {errorMessage: text}};
-}
-
-/** Files: the tool's file-path arguments, checked against the session's sandbox (the checked path replaces the given one). */
-async function checkFilePaths(tool: Tool, params: Record<string, unknown>, files: PathSandbox): Promise<void> {
-  for (const key of tool.filePaths ?? []) {
-    const value = params[key];
-    if (typeof value === 'string') {
-      params[key] = await files.validate(value);
-    }
-  }
 }
 
 /** Waits for the handler's work until the client cancels; then gives it CANCEL_GRACE_MS to unwind before the lock moves on. */

@@ -45,12 +45,17 @@ async function movedIntoClosedRoot(session: CdpSession, objectId: string, node: 
     return true;
   }
   const {node: host} = await session.send('DOM.describeNode', {objectId: result.objectId});
-  for (const ancestor of node.axAncestors()) {
-    if (ancestor === host.backendNodeId) {
-      return false;
+  return !wasUnder(node, host.backendNodeId);
+}
+
+/** Whether the snapshot showed the node under the host with this backend node id (Chrome's tree only). */
+function wasUnder(node: SnapNode, hostBackendNodeId: number): boolean {
+  for (const ancestor of node.axAncestors?.() ?? []) {
+    if (ancestor === hostBackendNodeId) {
+      return true;
     }
   }
-  return true;
+  return false;
 }
 
 /** The main-world object of a DOM node (text nodes stand for their element, as in the reference). */
@@ -189,6 +194,10 @@ export class SnapshotState implements ElementResolver {
   locate(uid: string): {session: CdpSession; backendNodeId: number} | undefined {
     const ref = this.node(uid).ref;
     return ref && {session: ref.frame.session, backendNodeId: ref.backendNodeId};
+  }
+
+  movedIntoClosedRoot(uid: string, closedHost: number): boolean {
+    return !wasUnder(this.node(uid), closedHost);
   }
 
   async resolve(uid: string): Promise<ResolvedElement> {

@@ -1,5 +1,5 @@
 import {exceptionMessage} from '../browser/script/exceptions.js';
-import {errorMessage} from '../util/async.js';
+import {errorMessage, mapLimited} from '../util/async.js';
 import {PageQuoteError} from '../util/pageQuote.js';
 import type {FramePlace, IsolatedWorlds} from './frames.js';
 import type {PrintedNodeIds} from './printedIds.js';
@@ -12,6 +12,12 @@ import {walkerText} from './walkerText.js';
 
 /** Bound of one call into the walker (the walk of a big document takes a few hundred ms). */
 const WALK_TIMEOUT_MS = 30_000;
+/**
+ * Questions about single nodes in flight at once: enough to keep Chrome busy
+ * (it answers one at a time), few enough that the first snapshot of 5000 new
+ * buttons does not hold 5000 pending commands (util/async.ts mapLimited).
+ */
+export const IN_FLIGHT = 64;
 const WALKER_SOURCE = `(${installWalker.toString()})(${walkerRules.toString()}, ${walkerStyles.toString()}, ${walkerText.toString()}, ${walkerClassify.toString()})`;
 
 /** Remote objects of the walk's nodes, by their index in the walker's answer. */
@@ -109,17 +115,15 @@ export class PageWalk {
   /** Chrome's backendNodeId of every printed node the walker listed as unknown (uids are keyed by it). */
   async printedBackendIds(frame: FrameTarget, result: WalkResult, objects: NodeObjects): Promise<Map<number, number>> {
     const learnt = new Map<number, number>();
-    await Promise.all(
-      result.mi.map(async (id, i) => {
-        const objectId = objects[result.m + i];
-        const described = objectId
-          ? await frame.session.trySend('DOM.describeNode', {objectId}, {signal: this.signal})
-          : undefined;
-        if (described) {
-          learnt.set(id, described.node.backendNodeId);
-        }
-      }),
-    );
+    await mapLimited(result.mi, IN_FLIGHT, async (id, i) => {
+      const objectId = objects[result.m + i];
+      const described = objectId
+        ? await frame.session.trySend('DOM.describeNode', {objectId}, {signal: this.signal})
+        : undefined;
+      if (described) {
+        learnt.set(id, described.node.backendNodeId);
+      }
+    });
     return learnt;
   }
 

@@ -1,8 +1,8 @@
-import {errorMessage, throwIfCancelled} from '../util/async.js';
+import {errorMessage, mapLimited, throwIfCancelled} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {ownNode, queriedSubtree, subtree} from './axFetch.js';
 import {type AxItem, isControlRole, LEAF_ROLES, TEXT_ROLES} from './axNode.js';
-import type {NodeObjects, PageWalk} from './pageWalk.js';
+import {IN_FLIGHT, type NodeObjects, type PageWalk} from './pageWalk.js';
 import type {FrameTarget} from './types.js';
 import type {WalkNode} from './walker.js';
 
@@ -95,28 +95,26 @@ export async function answerPlaceholders(
   let todo = placeholderNodes(root);
   for (let round = 0; todo.length > 0; round++) {
     const upgrades: WalkNode[] = [];
-    await Promise.all(
-      todo.map(async node => {
-        const x = node.x;
-        const objectId = x === undefined ? undefined : objectIds[x];
-        if (x === undefined || !objectId) {
-          return;
-        }
-        if (node.k === 'q' || node.k === 'o') {
-          const fetch = node.b ? queriedSubtree : subtree;
-          answers[x] = {item: await fetch(frame, objectId, signal).catch(gone), subtree: true};
-          return;
-        }
-        const [item, closed] = await Promise.all([
-          ownNode(frame, objectId, signal).catch(gone),
-          node.ce ? hasClosedShadowRoot(frame, objectId, signal).catch(() => false) : false,
-        ]);
-        answers[x] = {item, subtree: false};
-        if (node.k === 'c' && item && (closed || needsSubtree(item, node.ce === 1))) {
-          upgrades.push(node);
-        }
-      }),
-    );
+    await mapLimited(todo, IN_FLIGHT, async node => {
+      const x = node.x;
+      const objectId = x === undefined ? undefined : objectIds[x];
+      if (x === undefined || !objectId) {
+        return;
+      }
+      if (node.k === 'q' || node.k === 'o') {
+        const fetch = node.b ? queriedSubtree : subtree;
+        answers[x] = {item: await fetch(frame, objectId, signal).catch(gone), subtree: true};
+        return;
+      }
+      const [item, closed] = await Promise.all([
+        ownNode(frame, objectId, signal).catch(gone),
+        node.ce ? hasClosedShadowRoot(frame, objectId, signal).catch(() => false) : false,
+      ]);
+      answers[x] = {item, subtree: false};
+      if (node.k === 'c' && item && (closed || needsSubtree(item, node.ce === 1))) {
+        upgrades.push(node);
+      }
+    });
     await Promise.all(
       upgrades.map(async node => {
         const x = node.x!;

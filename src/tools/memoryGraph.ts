@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-import {PROBE_HEAP_EDGE} from '../browser/core/probe.js';
+import {PROBE_HEAP_EDGE} from '../browser/core/probeNames.js';
 import {
   formatContexts,
   formatDiffDetail,

@@ -137,3 +137,34 @@ export async function settleWithin(work: Promise<unknown>, ms: number, toolName:
     warn(`${toolName} was cancelled but did not stop within ${ms} ms; the next call runs anyway.`);
   }
 }
+
+/**
+ * Runs `work` on every item, at most `limit` at a time, in order of the items:
+ * pipelined, as with Promise.all, but bounded. A burst of thousands of CDP
+ * commands sent at once (a snapshot asking about each of 5000 buttons) holds
+ * the pending state of every one (its promise chain, timer, abort listener and
+ * the timeout error's stack trace) until all are answered: tens of MB at once.
+ * A rejection rejects the whole, as Promise.all's; the other runners stop taking items.
+ */
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    while (next < items.length && !failed) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index]!, index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({length: Math.min(limit, items.length)}, runner));
+  return results;
+}

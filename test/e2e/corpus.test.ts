@@ -6,6 +6,13 @@
  * step whose page did not load or whose previous step failed fails too (it
  * has no snapshot to act from), so the first failure of a page is its cause.
  * `npm run corpus-report` prints the same comparison as a table.
+ *
+ * The same walk is an agent's task on every app through our tools (it was
+ * corpusTasks.test.ts, which walked every page again with a server and a
+ * Chrome of its own): our server finds the elements by role and name in its
+ * own take_snapshot text, acts with click / fill / type_text / press_key /
+ * hover / drag, snapshots again, and once every step is done the app's own
+ * state read back with evaluate_script must be the task's.
  */
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
@@ -13,7 +20,7 @@ import {after, before, describe, it} from 'node:test';
 import {assertSamePoint, type ComparisonPoint, CorpusComparison} from '../support/corpus/compare.js';
 import {CORPUS} from '../support/corpus/index.js';
 import {CORPUS_ARGS} from '../support/corpus/report.js';
-import {openCorpusPage, runStep, serveCorpus} from '../support/corpus/runner.js';
+import {checkTask, openCorpusPage, runStep, serveCorpus} from '../support/corpus/runner.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {type OraclePair, startOraclePair} from '../support/oracle.js';
 
@@ -59,6 +66,11 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
           assertSamePoint(page.id, `after "${step.label}"`, latest);
         });
       }
+      it(`task: ${page.task.description}`, async () => {
+        assert.ok(latest, 'every step ran');
+        assert.match(latest.oursText, /RootWebArea/, 'a snapshot after the task');
+        assert.deepEqual(await checkTask(pair.ours, page), page.task.expect);
+      });
     });
   }
 });

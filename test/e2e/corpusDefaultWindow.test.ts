@@ -24,7 +24,7 @@ describe('corpus without --viewport: take_snapshot equals chrome-devtools-mcp in
   before(async () => {
     fixtures = await new FixtureServer().start();
     await serveCorpus(fixtures, CORPUS);
-    pair = await startOraclePair({args: CORPUS_ARGS, viewport: false});
+    pair = await startOraclePair({args: CORPUS_ARGS, viewport: false, record: 'corpusDefaultWindow'});
   });
   after(async () => {
     await pair?.close();

@@ -16,7 +16,7 @@
  * keyed by tool and arguments. Loopback ports of this process's fixture
  * servers are written as `<fixture0>`, `<fixture1>`, … (by the order the
  * servers started), both in the arguments and in the answers, and put back on
- * replay. A replayed comparison that asks something the record does not hold
+ * replay; so are folders whose name changes from run to run (aliasFolder). A replayed comparison that asks something the record does not hold
  * fails and says to record again: the record never answers for a question it
  * was not asked.
  */
@@ -93,19 +93,38 @@ interface RecordFile {
 const REFERENCE = 'chrome-devtools-mcp 1.11.0';
 const LOOPBACK_PORT = /\b(127\.0\.0\.1|localhost|\[::1\]):(\d{2,5})\b/g;
 
-/** Fixture ports to their aliases and back. */
-function aliasPorts(text: string): string {
-  return text.replace(LOOPBACK_PORT, (whole, host: string, port: string) => {
+/** Folders with a random name (a temporary folder), by their alias in records: aliasFolder. */
+const folders = new Map<string, string>();
+
+/**
+ * Writes `folder` (one this process made, whose name changes from run to
+ * run, e.g. a temporary folder of files to upload) as `<alias>` in records.
+ */
+export function aliasFolder(folder: string, alias: string): void {
+  folders.set(folder, `<${alias}>`);
+}
+
+/** Fixture ports and aliased folders to their aliases and back. */
+function aliasText(text: string): string {
+  let out = text.replace(LOOPBACK_PORT, (whole, host: string, port: string) => {
     const index = startedPorts.indexOf(Number(port));
     return index < 0 ? whole : `${host}:<fixture${index}>`;
   });
+  for (const [folder, alias] of folders) {
+    out = out.replaceAll(folder, alias);
+  }
+  return out;
 }
 
-function unaliasPorts(text: string): string {
-  return text.replace(/\b(127\.0\.0\.1|localhost|\[::1\]):<fixture(\d+)>/g, (whole, host: string, index: string) => {
+function unaliasText(text: string): string {
+  let out = text.replace(/\b(127\.0\.0\.1|localhost|\[::1\]):<fixture(\d+)>/g, (whole, host: string, index: string) => {
     const port = startedPorts[Number(index)];
     return port === undefined ? whole : `${host}:${port}`;
   });
+  for (const [folder, alias] of folders) {
+    out = out.replaceAll(alias, folder);
+  }
+  return out;
 }
 
 /** JSON with object keys sorted, so equal arguments give equal keys. */
@@ -118,7 +137,7 @@ function stableJson(value: unknown): string {
 }
 
 function callKey(name: string, args: Record<string, unknown> | undefined): string {
-  return aliasPorts(`tools/call ${name} ${stableJson(args ?? {})}`);
+  return aliasText(`tools/call ${name} ${stableJson(args ?? {})}`);
 }
 
 /** The text, images and error flag of a tools/call answer (as TestServer.call gives them). */
@@ -155,7 +174,7 @@ function replayServer(name: string, file: string, record: RecordFile): TestServe
       );
     }
     const result = queue.shift();
-    return JSON.parse(unaliasPorts(JSON.stringify(result))) as unknown;
+    return JSON.parse(unaliasText(JSON.stringify(result))) as unknown;
   };
   const client = {
     callTool: async ({name: tool, arguments: args}: {name: string; arguments?: Record<string, unknown>}) =>
@@ -182,7 +201,7 @@ function recordingServer(live: TestServer, file: string, flags: string[]): TestS
   const callTool = client.callTool.bind(client);
   const listTools = client.listTools.bind(client);
   const keep = (key: string, result: unknown) => {
-    calls.push({key, result: JSON.parse(aliasPorts(JSON.stringify(result))) as unknown});
+    calls.push({key, result: JSON.parse(aliasText(JSON.stringify(result))) as unknown});
     return result;
   };
   const wrapped = Object.create(client) as Client;

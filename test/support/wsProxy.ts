@@ -16,6 +16,12 @@ export class WsProxy {
   #refuse = 0;
   /** The CDP commands the client sent through the proxy, in order (what a test counts). */
   readonly commands: Array<{method: string; sessionId: string | undefined}> = [];
+  /** Per method, the most commands of it sent and not yet answered at one time. */
+  readonly maxInFlight = new Map<string, number>();
+  /** Commands awaiting an answer, by connection and id. */
+  readonly #pending = new Map<string, string>();
+  #connections = 0;
+  readonly #inFlight = new Map<string, number>();
   /** Handshakes seen: accepted, rejected for the header, refused on purpose. */
   readonly handshakes: Array<'accepted' | 'unauthorized' | 'refused'> = [];
   port = 0;
@@ -63,19 +69,38 @@ export class WsProxy {
     await new Promise<void>(resolve => this.#http.close(() => resolve()));
   }
 
-  #record(data: WebSocket.Data): void {
+  #record(data: WebSocket.Data, connection: number): void {
     // ws 7 gives text frames as strings.
     const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString() : undefined;
     if (text === undefined) {
       return;
     }
     try {
-      const {method, sessionId} = JSON.parse(text) as {method?: string; sessionId?: string};
+      const {id, method, sessionId} = JSON.parse(text) as {id?: number; method?: string; sessionId?: string};
       if (method) {
         this.commands.push({method, sessionId});
       }
+      if (method && id !== undefined) {
+        this.#pending.set(`${connection}:${id}`, method);
+        const inFlight = (this.#inFlight.get(method) ?? 0) + 1;
+        this.#inFlight.set(method, inFlight);
+        this.maxInFlight.set(method, Math.max(this.maxInFlight.get(method) ?? 0, inFlight));
+      }
     } catch {
       // Not a command.
+    }
+  }
+
+  /** An answer from Chrome (it starts with its id; events do not) ends its command's flight. */
+  #answered(data: WebSocket.Data, connection: number): void {
+    const head =
+      typeof data === 'string' ? data.slice(0, 24) : Buffer.isBuffer(data) ? data.toString('utf8', 0, 24) : '';
+    const id = /^\{"id":(\d+)/.exec(head)?.[1];
+    const key = `${connection}:${id}`;
+    const method = id === undefined ? undefined : this.#pending.get(key);
+    if (method !== undefined) {
+      this.#pending.delete(key);
+      this.#inFlight.set(method, (this.#inFlight.get(method) ?? 1) - 1);
     }
   }
 
@@ -96,14 +121,20 @@ export class WsProxy {
     upstream.once('open', () => {
       this.#wss.handleUpgrade(req, socket, head, (client: WebSocket) => {
         const pair = {client, upstream};
+        const connection = this.#connections++;
         this.#live.add(pair);
         client.on('message', (data: WebSocket.Data) => {
-          this.#record(data);
+          this.#record(data, connection);
           if (upstream.readyState === WebSocket.OPEN) {
             upstream.send(data);
           }
         });
-        upstream.on('message', (data: WebSocket.Data) => client.readyState === WebSocket.OPEN && client.send(data));
+        upstream.on('message', (data: WebSocket.Data) => {
+          this.#answered(data, connection);
+          if (client.readyState === WebSocket.OPEN) {
+            client.send(data);
+          }
+        });
         const close = () => {
           this.#live.delete(pair);
           client.terminate();

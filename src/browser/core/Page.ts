@@ -87,6 +87,8 @@ export interface ElementResolver {
   uidForBackendNodeId?(backendNodeId: number): string | undefined;
   /** Where a uid's DOM node was at the snapshot, not asking the page (resolve does); throws for unknown uids. */
   locate?(uid: string): {session: CdpSession; backendNodeId: number} | undefined;
+  /** Whether the element of a uid, now in the closed shadow root of this host (backend node id), got there after its snapshot. */
+  movedIntoClosedRoot?(uid: string, closedHost: number): boolean;
 }
 
 /**

@@ -35,10 +35,9 @@
  * listeners), the first change is followed by one animation frame.
  * Kept under a registered symbol so it never collides with page globals.
  */
-/** sourceURL of the probe, so stack traces shown to agents can leave its frames out. */
-export const PROBE_URL = 'cdp-mcp-probe.js';
-/** How heap snapshots name the reference from a global to the probe (objects held only by it are ours). */
-export const PROBE_HEAP_EDGE = '<symbol cdp-mcp.probe>';
+import {PROBE_URL} from './probeNames.js';
+
+export {PROBE_HEAP_EDGE, PROBE_URL} from './probeNames.js';
 
 /** The registered symbol the probe lives under. */
 const PROBE_KEY = 'cdp-mcp.probe';

@@ -15,6 +15,8 @@ export interface MatchedStylesResult {
   matched: MatchedStyles;
   /** Container elements of the @container queries around the matched rules. */
   containers: Map<unknown, DomNode>;
+  /** The backend node id of the host of the nearest closed shadow root the element is in, if any. */
+  closedHost: number | undefined;
 }
 
 /**
@@ -129,7 +131,7 @@ export class PageStyles {
         if (!matched) {
           throw new Error(`Could not retrieve matched styles for element with uid "${uid}".`);
         }
-        return {sdk, matched, containers: await containersOf(sdk, matched, element)};
+        return {sdk, matched, containers: await containersOf(sdk, matched, element), closedHost: closedHostOf(element)};
       })(),
       LOOKUP_TIMEOUT_MS,
       `Chrome did not return the styles of element "${uid}" within ${LOOKUP_TIMEOUT_MS / 1000} s.`,
@@ -156,6 +158,21 @@ function patchHostPlatform(sdk: CssBundle): void {
   const host = sdk.Host.InspectorFrontendHost.InspectorFrontendHostInstance as {platform?: () => string};
   const platform = process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'windows' : 'linux';
   host.platform = () => platform;
+}
+
+/**
+ * The host of the nearest closed shadow root the element is in, from DevTools'
+ * model of the page (pushing the node brought its ancestors): what the page
+ * would answer, without asking it. A user-agent root counts as closed, as the
+ * page's script sees it.
+ */
+function closedHostOf(element: DomNode): number | undefined {
+  for (let root = element.ancestorShadowRoot(); root; root = root.parentNode?.ancestorShadowRoot() ?? null) {
+    if (root.shadowRootType() !== 'open') {
+      return root.parentNode?.backendNodeId();
+    }
+  }
+  return undefined;
 }
 
 interface ContainerQuery {

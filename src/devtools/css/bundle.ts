@@ -9,6 +9,12 @@ export interface DomNode {
   simpleSelector(): string;
   nodeNameInCorrectCase(): string;
   enclosingElementOrSelf(): DomNode | null;
+  /** A shadow root's is its host. */
+  readonly parentNode: DomNode | null;
+  /** The nearest shadow root the node is in (itself for a shadow root). */
+  ancestorShadowRoot(): DomNode | null;
+  /** 'open', 'closed' or 'user-agent' for a shadow root; null for other nodes. */
+  shadowRootType(): string | null;
 }
 
 export interface DomModel {

@@ -1,7 +1,7 @@
-import type {Page} from '../../browser/core/Page.js';
+import {ElementGoneError, type Page} from '../../browser/core/Page.js';
 import {paginate} from '../../response/format.js';
 import {CascadeCollector, formatCascade} from './cascade.js';
-import {PageStyles} from './PageStyles.js';
+import {type MatchedStylesResult, PageStyles} from './PageStyles.js';
 
 const DESCRIBE_TIMEOUT_MS = 5_000;
 
@@ -11,19 +11,51 @@ const DESCRIBE_TIMEOUT_MS = 5_000;
  */
 export async function cssStylesText(page: Page, uid: string, pageSize: number, pageIdx: number): Promise<string[]> {
   const elements = page.getElements();
-  // Both questions at once, as neither needs the other's answer: whether the
-  // element is still there (resolve: two round trips) and its cascade
-  // (DevTools' model: three). The resolve's verdict still comes first: a
-  // stale or moved element fails with its error, whatever the styles said.
+  const {sdk, matched, containers} = await matchedStyles(page, uid);
+  const collector = new CascadeCollector(sdk, matched, {
+    resolveUid: id => elements.uidForBackendNodeId?.(id),
+    containers,
+  });
+  const {items, lines} = paginate(collector.collect(), pageSize, pageIdx);
+  return [...lines, formatCascade(collector.elementSelector, uid, items)];
+}
+
+/**
+ * The cascade of a uid's element. Whether the element is still there is no
+ * question of its own: DevTools' model asks the page for the node where the
+ * snapshot saw it (pushing it brings its ancestors, so whether it moved into a
+ * closed shadow root is known without asking). Only when the lookup fails is
+ * the element resolved, for the error that says why (gone, moved, another
+ * document), which then comes before the lookup's own.
+ */
+async function matchedStyles(page: Page, uid: string): Promise<MatchedStylesResult> {
+  const elements = page.getElements();
   const located = elements.locate?.(uid);
-  const early =
-    located?.session === page.session ? PageStyles.of(page).matchedStyles(located.backendNodeId, uid) : undefined;
-  early?.catch(() => undefined);
-  const element = await elements.resolve(uid);
+  if (!located || !elements.movedIntoClosedRoot) {
+    // No place known without asking (an element without a DOM node is stale): resolve first.
+    return PageStyles.of(page).matchedStyles(await backendNodeIdOf(page, uid), uid);
+  }
+  if (located.session !== page.session) {
+    throw outOfProcess(uid);
+  }
+  let result: MatchedStylesResult;
+  try {
+    result = await PageStyles.of(page).matchedStyles(located.backendNodeId, uid);
+  } catch (error) {
+    await elements.resolve(uid);
+    throw error;
+  }
+  if (result.closedHost !== undefined && elements.movedIntoClosedRoot(uid, result.closedHost)) {
+    throw new ElementGoneError(uid, 'moved');
+  }
+  return result;
+}
+
+/** Resolves the uid (its errors: stale, moved) to the backend node id of its element. */
+async function backendNodeIdOf(page: Page, uid: string): Promise<number> {
+  const element = await page.getElements().resolve(uid);
   if (element.session !== page.session) {
-    throw new Error(
-      `Element "${uid}" is in an out-of-process iframe; get_css_styles reads styles of the page's own frames only.`,
-    );
+    throw outOfProcess(uid);
   }
   const backendNodeId =
     element.backendNodeId ??
@@ -32,13 +64,11 @@ export async function cssStylesText(page: Page, uid: string, pageSize: number, p
   if (backendNodeId === undefined) {
     throw new Error(`Failed to resolve backend node ID for element with uid "${uid}".`);
   }
-  const styles =
-    early && backendNodeId === located?.backendNodeId ? early : PageStyles.of(page).matchedStyles(backendNodeId, uid);
-  const {sdk, matched, containers} = await styles;
-  const collector = new CascadeCollector(sdk, matched, {
-    resolveUid: id => elements.uidForBackendNodeId?.(id),
-    containers,
-  });
-  const {items, lines} = paginate(collector.collect(), pageSize, pageIdx);
-  return [...lines, formatCascade(collector.elementSelector, uid, items)];
+  return backendNodeId;
+}
+
+function outOfProcess(uid: string): Error {
+  return new Error(
+    `Element "${uid}" is in an out-of-process iframe; get_css_styles reads styles of the page's own frames only.`,
+  );
 }

@@ -44,9 +44,9 @@ document.getElementById('save').addEventListener('click', () => {
       label: 'open the select',
       tool: 'click',
       target: /combobox "Country"/,
-      // Open, and its menu's opening animation over: what the snapshot shows of
-      // the menu changes while it runs (a replayed comparison sees the end state).
-      until: `document.querySelector('md-filled-select').open && document.getAnimations().every(a => a.playState !== 'running')`,
+      // Open (runStep then waits for the menu's opening animation to end: what
+      // the snapshot shows of the menu changes while it runs).
+      until: `document.querySelector('md-filled-select').open`,
     },
     {
       label: 'pick an option',

@@ -92,17 +92,17 @@ Pages built from unmodified npm packages of real web apps and component
 libraries, pinned exactly in test/deps/package.json (the test command's
 packages) and served from its node_modules by the fixture server (\`test/support/fixtureServer.ts\`). Each
 page's definition (package, HTML, interactions, task) is one file in
-\`test/support/corpus/\`. Three tests use them:
+\`test/support/corpus/\`. Two tests use them:
 
 - \`test/e2e/corpus.test.ts\`: our \`take_snapshot\` equals chrome-devtools-mcp
   1.11's, non-verbose and verbose, after load and after every interaction
-  (both servers at \`--viewport=1280x720\`).
+  (both servers at \`--viewport=1280x720\`); and the interactions are an
+  agent's task on every app through our tools only, checked by reading the
+  app's own state back.
 - \`test/e2e/corpusDefaultWindow.test.ts\`: the same after load and after
   the first interaction, both servers started without \`--viewport\` (each
   in its default window), so a default window that drifts from the
   reference's fails.
-- \`test/e2e/corpusTasks.test.ts\`: an agent's task on every app through our
-  tools only, checked by reading the app's own state back.
 
 Known snapshot differences are listed in [corpus-diffs.md](corpus-diffs.md).
 \`npm run corpus-report\` prints the figures below (\`-- --docs\` rewrites this

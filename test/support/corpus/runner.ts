@@ -9,6 +9,7 @@ import {join} from 'node:path';
 
 import type {FixtureServer} from '../fixtureServer.js';
 import type {CallResult, TestServer} from '../mcpClient.js';
+import {aliasFolder} from '../referenceRecord.js';
 import type {CorpusHost, CorpusPage, CorpusStep} from './types.js';
 
 /** Bound of waiting for an app to render or react (real apps on a 2-core machine under heavy load). */
@@ -70,6 +71,15 @@ export async function waitUntil(server: TestServer, condition: string, what: str
   }
 }
 
+/**
+ * No animation or CSS transition with an end runs, in the document or in any
+ * open shadow root (document.getAnimations() leaves shadow roots out). What a
+ * snapshot shows can change while one runs (an Ionic toggle's knob sliding:
+ * the wrapper is ignored until it ends), and a comparison with the reference's
+ * recorded answers must see the state the record saw, not a moment of it.
+ */
+const SETTLED = `!(function running(root) { return root.getAnimations().some(a => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity) || [...root.querySelectorAll('*')].some(e => !!e.shadowRoot && running(e.shadowRoot)); })(document)`;
+
 /** Navigates page 1 to the corpus page and waits until the app has rendered. */
 export async function openCorpusPage(server: TestServer, fixtures: FixtureServer, page: CorpusPage): Promise<void> {
   const result = await server.call('navigate_page', {pageId: 1, type: 'url', url: fixtures.url(corpusPath(page))});
@@ -77,11 +87,16 @@ export async function openCorpusPage(server: TestServer, fixtures: FixtureServer
     throw new Error(`navigate_page failed: ${result.text}`);
   }
   await waitUntil(server, page.ready, `${page.id} did not get ready`);
+  await waitUntil(server, SETTLED, `${page.id}: animations still ran after load`);
 }
 
 /** A small text file for upload steps, in a folder of its own under the system's temp folder. */
 async function uploadFile(name: string): Promise<string> {
-  uploads ??= mkdtemp(join(tmpdir(), 'cdp-mcp-corpus-'));
+  // Its name changes from run to run: the reference's records name it by an alias.
+  uploads ??= mkdtemp(join(tmpdir(), 'cdp-mcp-corpus-')).then(folder => {
+    aliasFolder(folder, 'corpus-uploads');
+    return folder;
+  });
   const file = join(await uploads, name);
   await writeFile(file, `Uploaded by the corpus agent: ${name}\n`);
   return file;
@@ -118,7 +133,8 @@ export async function snapshot(server: TestServer, verbose = false): Promise<str
 
 /**
  * Does one step on the elements `snapshotText` names (the latest snapshot the
- * server took), then waits for the step's condition. Returns the tool's answer.
+ * server took), then waits for the step's condition and for its animations to
+ * end. Returns the tool's answer.
  */
 export async function runStep(server: TestServer, snapshotText: string, step: CorpusStep): Promise<CallResult> {
   const uid = (pattern: RegExp) => findUid(snapshotText, pattern, step.label);
@@ -182,6 +198,7 @@ export async function runStep(server: TestServer, snapshotText: string, step: Co
       throw new Error(`${step.label}: ${step.untilText.join(' or ')} never showed: ${shown.text}`);
     }
   }
+  await waitUntil(server, SETTLED, `${step.label}: animations still ran`);
   return result;
 }
 

@@ -10,11 +10,22 @@ const ANSWER_WAIT_MS = 60_000;
  * Loaded into the server before its own code: when the server writes the
  * tools/list answer (id 2), a report goes to stderr as one line: the Node.js
  * built-in modules loaded by then, how many Intl objects and locale
- * comparisons the server made (each pages ICU's data into memory), and the
- * size of V8's young generation after a burst of allocations that survive a
- * little while (a snapshot's pattern).
+ * comparisons the server made (each pages ICU's data into memory), the size
+ * of V8's young generation after a burst of allocations that survive a little
+ * while (a snapshot's pattern), and the server's own modules run by then (a
+ * load hook prepends to each a line that records its URL when it runs).
  */
+const RECORD_RUN = `export async function load(url, context, next) {
+  const loaded = await next(url, context);
+  if (!url.startsWith('file:') || loaded.format !== 'module' || loaded.source == null) return loaded;
+  const text = String(loaded.source);
+  const at = text.startsWith('#!') ? text.indexOf('\\n') + 1 : 0;
+  const record = '(globalThis.__modulesRun ??= []).push(import.meta.url);';
+  return {...loaded, source: text.slice(0, at) + record + text.slice(at)};
+}`;
 const REPORT_LOADED = `
+const {register} = await import('node:module');
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(RECORD_RUN)}));
 let intl = 0;
 for (const name of ['Collator', 'NumberFormat', 'DateTimeFormat', 'Segmenter', 'PluralRules', 'ListFormat']) {
   const Original = Intl[name];
@@ -36,13 +47,16 @@ process.stdout.write = (chunk, ...rest) => {
       if (kept.length > 20) kept.shift();
     }
     const young = getHeapSpaceStatistics().find(space => space.space_name === 'new_space').space_size;
-    process.stderr.write('LOADED ' + JSON.stringify({builtins, intl: intlAtStart, youngMb: young / 2 ** 20}) + '\\n');
+    const modules = (globalThis.__modulesRun ?? []).map(url => url.replace(/^.*?\\/build\\//, ''));
+    process.stderr.write('LOADED ' + JSON.stringify({builtins, modules, intl: intlAtStart, youngMb: young / 2 ** 20}) + '\\n');
   }
   return write(chunk, ...rest);
 };`;
 
 interface StartReport {
   builtins: string[];
+  /** The server's modules run by then, relative to build/ (src/server/start.js...). */
+  modules: string[];
   intl: number;
   youngMb: number;
 }
@@ -95,6 +109,19 @@ describe('start-up', () => {
     for (const module of ['crypto', 'zlib', 'child_process']) {
       assert.ok(!loaded.includes(module), `${module} is loaded at start-up: ${loaded.join(', ')}`);
     }
+  });
+
+  it("answers tools/list without loading the tools' handles or the browser-side code behind them", async () => {
+    const {modules} = await atToolsList();
+    assert.ok(
+      modules.includes('src/tools/registry.js'),
+      `the report works (the tool list is loaded): ${modules.join(', ')}`,
+    );
+    // What the first call loads (server/callParts.ts): the handles handlers see and what they drive.
+    const callTime =
+      /^src\/(tools\/handles|snapshot|input|devtools\/(css|trace)|browser\/(script|rawCdp|pageText|storage|recording))\b/;
+    const early = modules.filter(module => callTime.test(module));
+    assert.deepEqual(early, [], 'modules of tool calls loaded before tools/list');
   });
 
   it('makes no Intl object and no locale comparison before tools/list (ICU data stays out of memory)', async () => {
