@@ -6,6 +6,8 @@
  * server takes, one server after the other (the order turns):
  *   changed   - the first plain snapshot (the page just changed: a read)
  *   unchanged - a second one right after (nothing changed: the cache's case)
+ *   after verbose - a plain one right after a verbose one (untimed), as
+ *               `npm run corpus-report` times it
  * Prints per page the medians (ms) and the ratios to the reference, then
  * the medians over the pages.
  *
@@ -24,7 +26,7 @@ const only = argv.includes('--page') ? argv[argv.indexOf('--page') + 1]?.split('
 
 const SIDES = ['on', 'off', 'theirs'] as const;
 type Side = (typeof SIDES)[number];
-const KINDS = ['changed', 'unchanged'] as const;
+const KINDS = ['changed', 'unchanged', 'afterVerbose'] as const;
 type Kind = (typeof KINDS)[number];
 
 const median = (xs: number[]): number => {
@@ -46,13 +48,18 @@ async function runPage(
   page: (typeof CORPUS)[number],
   turn: {n: number},
 ): Promise<Figures> {
-  const figures = Object.fromEntries(SIDES.map(s => [s, {changed: [], unchanged: []}])) as unknown as Figures;
+  const figures = Object.fromEntries(
+    SIDES.map(s => [s, {changed: [], unchanged: [], afterVerbose: []}]),
+  ) as unknown as Figures;
   const texts = {} as Record<Side, string>;
   const point = async () => {
     const order = [...SIDES.slice(turn.n % 3), ...SIDES.slice(0, turn.n % 3)];
     turn.n++;
     for (const side of order) {
       for (const kind of KINDS) {
+        if (kind === 'afterVerbose') {
+          await snapshot(servers[side], true);
+        }
         const {text, ms} = await timed(servers[side]);
         figures[side][kind].push(ms);
         texts[side] = text;
@@ -89,9 +96,9 @@ async function main(): Promise<void> {
   const turn = {n: 0};
   try {
     console.log(
-      '| page | changed: on / off / theirs ms | unchanged: on / off / theirs ms | changed on/theirs | unchanged on/theirs | unchanged off/theirs |',
+      `| page | ${KINDS.map(k => `${k}: on / off / theirs ms`).join(' | ')} | ${KINDS.map(k => `${k} on/theirs`).join(' | ')} | ${KINDS.map(k => `${k} off/theirs`).join(' | ')} |`,
     );
-    console.log('| --- | --- | --- | --- | --- | --- |');
+    console.log(`|${' --- |'.repeat(1 + KINDS.length * 3)}`);
     for (const page of pages) {
       let figures: Figures;
       try {
@@ -107,9 +114,12 @@ async function main(): Promise<void> {
         (ratios[key] ??= []).push(a / b);
         return (a / b).toFixed(2);
       };
-      const row = `| ${page.id} | ${SIDES.map(s => m(s, 'changed').toFixed(1)).join(' / ')} | ${SIDES.map(s => m(s, 'unchanged').toFixed(1)).join(' / ')} | ${ratio('changed on/theirs', m('on', 'changed'), m('theirs', 'changed'))} | ${ratio('unchanged on/theirs', m('on', 'unchanged'), m('theirs', 'unchanged'))} | ${ratio('unchanged off/theirs', m('off', 'unchanged'), m('theirs', 'unchanged'))} |`;
-      rows.push(row);
+      const figuresOf = (kind: Kind) => SIDES.map(side => m(side, kind).toFixed(1)).join(' / ');
+      const ratiosOf = (side: Side) =>
+        KINDS.map(kind => ratio(`${kind} ${side}/theirs`, m(side, kind), m('theirs', kind))).join(' | ');
+      const row = `| ${page.id} | ${KINDS.map(figuresOf).join(' | ')} | ${ratiosOf('on')} | ${ratiosOf('off')} |`;
       console.log(row);
+      rows.push(row);
     }
   } finally {
     await Promise.all([pair.close(), off.close()]);
