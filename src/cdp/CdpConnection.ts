@@ -276,6 +276,11 @@ export class CdpConnection {
 export class CdpSession {
   #detached = false;
   readonly #detachHandlers = new Set<() => void>();
+  /**
+   * The bound of a command sent without one (ms): DEFAULT_COMMAND_TIMEOUT_MS
+   * unless set (a page's session: the bound of its answers, --pageCallTimeout).
+   */
+  defaultTimeoutMs: number | undefined;
 
   constructor(
     readonly connection: CdpConnection,
@@ -288,8 +293,18 @@ export class CdpSession {
     return this.#detached;
   }
 
+  /** `ms`, or the session's default bound when shorter: the bound of a question its target answers at once. */
+  answerBound(ms: number): number {
+    return Math.min(ms, this.defaultTimeoutMs ?? ms);
+  }
+
   send<M extends CdpCommand>(method: M, params?: CdpParams<M>, options?: SendOptions): Promise<CdpResult<M>> {
-    return this.connection.send(method, params, this.id, options);
+    const timeout = this.defaultTimeoutMs;
+    const bounded =
+      timeout === undefined || typeof options === 'number' || options?.timeout !== undefined
+        ? options
+        : {...options, timeout};
+    return this.connection.send(method, params, this.id, bounded);
   }
 
   /** Best-effort command: failures are logged, never thrown. */

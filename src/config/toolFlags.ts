@@ -189,6 +189,6 @@ export const TOOL_FLAG_TABLE = defineFlags({
     placeholder: '<seconds>',
     defaultText: '60 for scripts and screenshot captures, 30 for the rest',
     description:
-      "How long a call waits for a page that does not answer before it ends with an error saying what the page is doing (a script that never yields, a debugger pause, a dialog, a load): a script run (`evaluate_script`), a screenshot capture, and the page's answers to a snapshot or a screenshot. A client can still cancel such a call at any time.",
+      "How long a call waits for a page that does not answer before it ends with an error saying what the page is doing (a script that never yields, a debugger pause, a dialog, a load): a script run (`evaluate_script`, a page's WebMCP or third-party tool), a screenshot capture, and every question a tool asks the page (snapshots, input, CSS, page text, emulation, traces, screencasts, heap snapshots). Navigations keep their own timeout. A client can still cancel such a call at any time.",
   },
 });

@@ -78,6 +78,7 @@ export async function pressKeys(page: Page, names: string[]): Promise<void> {
   const s = page.session;
   let modifiers = 0;
   const down: KeyDefinition[] = [];
+  let failed = false;
   try {
     for (const name of names) {
       const def = KEYS.get(name);
@@ -88,9 +89,18 @@ export async function pressKeys(page: Page, names: string[]): Promise<void> {
       down.push(def);
       await s.send('Input.dispatchKeyEvent', keyEvent(def, modifiers, 'down'));
     }
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     for (const def of down.reverse()) {
-      await s.send('Input.dispatchKeyEvent', keyEvent(def, modifiers, 'up'));
+      const up = keyEvent(def, modifiers, 'up');
+      // After a failure (a page that does not answer) the keys are still released, without a second wait.
+      if (failed) {
+        void s.trySend('Input.dispatchKeyEvent', up);
+      } else {
+        await s.send('Input.dispatchKeyEvent', up);
+      }
       modifiers &= ~(MODIFIER_BITS[def.key] ?? 0);
     }
   }

@@ -80,6 +80,9 @@ async function pageActivity(page: Page): Promise<string | undefined> {
     evaluate('document.readyState', false),
     evaluate('Promise.resolve(document.readyState)', true),
   ]);
+  if (!probe && page.navigatingTo !== undefined) {
+    return `Page ${page.id} is navigating to ${page.navigatingTo} and answers nothing meanwhile: Chrome holds every command to the page until the new document arrives or the navigation fails (a server that does not answer, or a page whose scripts never yield and so never let it go). Retry then, navigate elsewhere with navigate_page, or close it with close_page.`;
+  }
   if (!probe) {
     return `Page ${page.id} is busy: its main thread did not answer within ${PROBE_TIMEOUT_MS / 1000} s, most likely a script that never yields (an endless loop). Close the page with close_page, or navigate it elsewhere with navigate_page.`;
   }

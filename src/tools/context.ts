@@ -247,8 +247,8 @@ export interface ToolScreencast {
 
 /** The login state (cookies and web storage) of the page's browser context. */
 export interface ToolStorage {
-  /** The context's cookies and the storage of the origins its pages have open. */
-  save(): Promise<StorageState>;
+  /** The context's cookies and the storage of the origins its pages have open; `unanswered`: pages that did not say which (ids). */
+  save(): Promise<{state: StorageState; unanswered: number[]}>;
   /** Parses and checks a state file's text completely; throws saying what is wrong. */
   parse(text: string): StorageState;
   /** Applies a checked state to the context (all of it, or nothing when it fails). */

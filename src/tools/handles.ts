@@ -252,11 +252,11 @@ export class PageHandle implements ToolPage {
   }
 
   get thirdParty(): ToolThirdParty {
-    return pageThirdParty(this.page);
+    return pageThirdParty(this.page, this.#control.signal);
   }
 
   get webmcp(): ToolWebMcp {
-    return pageWebMcp(this.page);
+    return pageWebMcp(this.page, this.#control.signal);
   }
 
   tabId(): Promise<string> {

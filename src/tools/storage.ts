@@ -29,13 +29,18 @@ export const saveStorageState = definePageTool({
     filePath: v.pipe(v.string(), v.description('File to write (.json); holds secrets.')),
   },
   async handler({params, page}, response, {files}) {
-    const state = await page.storage.save();
+    const {state, unanswered} = await page.storage.save();
     const saved = await files.save(`${JSON.stringify(state, null, 2)}\n`, params.filePath, '.json');
     const local = state.origins.reduce((n, o) => n + o.localStorage.length, 0);
     const session = state.origins.reduce((n, o) => n + (o.sessionStorage?.length ?? 0), 0);
     response.line(
       `Saved the storage state of ${page.contextLabel} to ${saved}: ${count(state.cookies.length, 'cookie')}, ${count(state.origins.length, 'origin')} (${count(local, 'localStorage item')}, ${count(session, 'sessionStorage item')}).`,
     );
+    for (const id of unanswered) {
+      response.line(
+        `Page ${id} did not answer (its scripts may never yield): the storage of origins only it shows, and its sessionStorage, are not in the file. Save again once it answers, or close it with close_page first.`,
+      );
+    }
   },
 });
 

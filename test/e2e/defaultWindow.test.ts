@@ -118,7 +118,7 @@ describe('default window: the same page layout as chrome-devtools-mcp without --
   };
 
   it('headless', async () => {
-    const pair = await startOraclePair({viewport: false});
+    const pair = await startOraclePair({viewport: false, record: 'defaultWindow-headless'});
     try {
       await compare(pair);
     } finally {
@@ -137,7 +137,7 @@ describe('default window: the same page layout as chrome-devtools-mcp without --
     });
 
     it('headful', async () => {
-      const pair = await startOraclePair({viewport: false, headless: false});
+      const pair = await startOraclePair({viewport: false, headless: false, record: 'defaultWindow-headful'});
       try {
         await compare(pair);
       } finally {

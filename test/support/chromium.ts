@@ -22,6 +22,8 @@ export interface ChromiumOptions {
   userDataDir?: string;
   /** The first tab's URL. */
   url?: string;
+  /** More command-line switches (e.g. `--enable-features=WebMCP`). */
+  args?: string[];
 }
 
 export async function startChromium(options: ChromiumOptions = {}): Promise<RunningChromium> {
@@ -39,6 +41,7 @@ export async function startChromium(options: ChromiumOptions = {}): Promise<Runn
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.args ?? []),
       options.url ?? 'about:blank',
     ],
     {stdio: 'ignore', detached: true},

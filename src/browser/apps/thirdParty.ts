@@ -4,15 +4,60 @@
  * without running page code), groups cached per page for execution.
  */
 
-import type {Protocol} from '../../../protocol/index.js';
+import type {CdpCommand, CdpParams, CdpResult, Protocol} from '../../../protocol/index.js';
+import {errorMessage, following} from '../../util/async.js';
+import {debug} from '../../util/logger.js';
 import {PageQuoteError} from '../../util/pageQuote.js';
 import type {Page} from '../core/Page.js';
 import {exceptionMessage} from '../script/exceptions.js';
 import {ANCESTORS_OF, DISCOVER_TOOLS, EXECUTE_TOOL} from './thirdPartyPage.js';
 
-/** Bound on discovery and on one tool run. */
+/** Bound on discovery's questions (the page's answers: --pageCallTimeout when shorter). */
 const DISCOVERY_TIMEOUT_MS = 10_000;
-const EXECUTE_TIMEOUT_MS = 60_000;
+
+/**
+ * The page's session as one discovery or tool run asks it: every request
+ * carries one signal, which aborts when the call's does (cancelled, or the
+ * dialog/crash guard gave up on the page) or when the run fails (a request
+ * ran out of time, the page threw): from then on none of its requests is
+ * sent and those in flight are dropped; only the release of its objects
+ * still goes out (`release`). As a snapshot's (snapshot/engine.ts).
+ */
+class PageAsk {
+  readonly #stop: AbortController;
+  readonly #unfollow: () => void;
+
+  constructor(
+    readonly page: Page,
+    signal: AbortSignal | undefined,
+  ) {
+    ({stop: this.#stop, unfollow: this.#unfollow} = following(signal));
+  }
+
+  /** A question the page answers at once (DISCOVERY_TIMEOUT_MS, or --pageCallTimeout when shorter). */
+  send<M extends CdpCommand>(method: M, params: CdpParams<M>): Promise<CdpResult<M>> {
+    const timeout = Math.min(DISCOVERY_TIMEOUT_MS, this.page.bounds.answerMs);
+    return this.page.session.send(method, params, {timeout, signal: this.#stop.signal});
+  }
+
+  /** Work the page does for the call (a tool's run): the bound of a script run (60 s, or --pageCallTimeout). */
+  work<M extends CdpCommand>(method: M, params: CdpParams<M>): Promise<CdpResult<M>> {
+    return this.page.session.send(method, params, {timeout: this.page.bounds.workMs, signal: this.#stop.signal});
+  }
+
+  /** Runs `body` (`what` it does, for the log) with this ask; a failure stops every request of it still in flight. */
+  async run<T>(what: string, body: (ask: this) => Promise<T>): Promise<T> {
+    try {
+      return await body(this);
+    } catch (error) {
+      this.#stop.abort();
+      debug(`third-party ${what} on page ${this.page.id} stopped: ${errorMessage(error)}`);
+      throw error;
+    } finally {
+      this.#unfollow();
+    }
+  }
+}
 
 export interface ThirdPartyTool {
   name: string;
@@ -51,32 +96,36 @@ function withElementParams(schema: unknown): unknown {
   return out;
 }
 
-async function listensForDiscovery(page: Page): Promise<boolean> {
-  const {result} = await page.session.send('Runtime.evaluate', {expression: 'window'}, DISCOVERY_TIMEOUT_MS);
+async function listensForDiscovery(ask: PageAsk): Promise<boolean> {
+  const {result} = await ask.send('Runtime.evaluate', {expression: 'window'});
   if (!result.objectId) {
     return false;
   }
   try {
-    const {listeners} = await page.session.send(
-      'DOMDebugger.getEventListeners',
-      {objectId: result.objectId},
-      DISCOVERY_TIMEOUT_MS,
-    );
+    const {listeners} = await ask.send('DOMDebugger.getEventListeners', {objectId: result.objectId});
     return listeners.some(listener => listener.type === 'devtoolstooldiscovery');
   } finally {
-    await page.session.trySend('Runtime.releaseObject', {objectId: result.objectId});
+    await ask.page.session.trySend('Runtime.releaseObject', {objectId: result.objectId});
   }
 }
 
-/** Asks the page for its tool groups (none when it does not listen for discovery). */
-export async function discoverThirdPartyTools(page: Page): Promise<ThirdPartyGroup[]> {
+/**
+ * Asks the page for its tool groups (none when it does not listen for
+ * discovery). `signal` (the call's) stops it: no request of it is sent after.
+ */
+export function discoverThirdPartyTools(page: Page, signal?: AbortSignal): Promise<ThirdPartyGroup[]> {
+  return new PageAsk(page, signal).run('tool discovery', discover);
+}
+
+async function discover(ask: PageAsk): Promise<ThirdPartyGroup[]> {
+  const {page} = ask;
   let groups: ThirdPartyGroup[] = [];
-  if (await listensForDiscovery(page)) {
-    const {result, exceptionDetails} = await page.session.send(
-      'Runtime.evaluate',
-      {expression: DISCOVER_TOOLS, awaitPromise: true, returnByValue: true},
-      DISCOVERY_TIMEOUT_MS,
-    );
+  if (await listensForDiscovery(ask)) {
+    const {result, exceptionDetails} = await ask.send('Runtime.evaluate', {
+      expression: DISCOVER_TOOLS,
+      awaitPromise: true,
+      returnByValue: true,
+    });
     if (exceptionDetails) {
       throw new PageQuoteError(`The page's tool discovery failed: ${exceptionMessage(exceptionDetails)}`);
     }
@@ -137,12 +186,8 @@ function collectDescendants(node: Described, into: Set<number>): void {
 }
 
 /** Own array elements of a remote array, by index. */
-async function arrayItems(page: Page, objectId: string): Promise<Map<number, Protocol.Runtime.RemoteObject>> {
-  const {result} = await page.session.send(
-    'Runtime.getProperties',
-    {objectId, ownProperties: true},
-    DISCOVERY_TIMEOUT_MS,
-  );
+async function arrayItems(ask: PageAsk, objectId: string): Promise<Map<number, Protocol.Runtime.RemoteObject>> {
+  const {result} = await ask.send('Runtime.getProperties', {objectId, ownProperties: true});
   const items = new Map<number, Protocol.Runtime.RemoteObject>();
   for (const property of result) {
     if (/^\d+$/.test(property.name) && property.value) {
@@ -152,24 +197,17 @@ async function arrayItems(page: Page, objectId: string): Promise<Map<number, Pro
   return items;
 }
 
-async function describeReturned(page: Page, objectId: string): Promise<ReturnedElement> {
-  const send = page.session.send.bind(page.session);
+async function describeReturned(ask: PageAsk, objectId: string): Promise<ReturnedElement> {
   const [{node}, chain] = await Promise.all([
-    send('DOM.describeNode', {objectId, depth: -1, pierce: true}, DISCOVERY_TIMEOUT_MS),
-    send(
-      'Runtime.callFunctionOn',
-      {objectId, functionDeclaration: ANCESTORS_OF, objectGroup: OBJECT_GROUP},
-      DISCOVERY_TIMEOUT_MS,
-    ),
+    ask.send('DOM.describeNode', {objectId, depth: -1, pierce: true}),
+    ask.send('Runtime.callFunctionOn', {objectId, functionDeclaration: ANCESTORS_OF, objectGroup: OBJECT_GROUP}),
   ]);
-  const ancestorObjects = chain.result.objectId ? [...(await arrayItems(page, chain.result.objectId))] : [];
+  const ancestorObjects = chain.result.objectId ? [...(await arrayItems(ask, chain.result.objectId))] : [];
   const ancestors = await Promise.all(
     ancestorObjects
       .sort(([a], [b]) => a - b)
       .map(async ([, value]) =>
-        value.objectId
-          ? (await send('DOM.describeNode', {objectId: value.objectId}, DISCOVERY_TIMEOUT_MS)).node.backendNodeId
-          : 0,
+        value.objectId ? (await ask.send('DOM.describeNode', {objectId: value.objectId})).node.backendNodeId : 0,
       ),
   );
   const descendants = new Set<number>();
@@ -179,42 +217,46 @@ async function describeReturned(page: Page, objectId: string): Promise<ReturnedE
 
 /**
  * Runs the page's tool; parameters that are `{uid}` reach it as the elements.
- * Returns its result as JSON text, the elements in it described for a snapshot.
+ * Returns its result as JSON text, the elements in it described for a
+ * snapshot. `signal` (the call's) stops it: no request of it is sent after
+ * but the release of its objects (the tool's own run may go on in the page).
  */
-export async function executeThirdPartyTool(
+export function executeThirdPartyTool(
   page: Page,
   name: string,
   params: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<ThirdPartyResult> {
+  return new PageAsk(page, signal).run('tool run', ask => execute(ask, name, params));
+}
+
+async function execute(ask: PageAsk, name: string, params: Record<string, unknown>): Promise<ThirdPartyResult> {
+  const {page} = ask;
   const elementKeys = Object.keys(params).filter(key => isUid(params[key]));
   const plainArgs = Object.fromEntries(Object.entries(params).filter(([key]) => !elementKeys.includes(key)));
   const marker = `cdpMcpElement-${crypto.randomUUID()}`;
   try {
     const {target, elementIds} = await toolTarget(
-      page,
+      ask,
       elementKeys.map(key => (params[key] as {uid: string}).uid),
     );
-    const {result, exceptionDetails} = await page.session.send(
-      'Runtime.callFunctionOn',
-      {
-        functionDeclaration: EXECUTE_TOOL,
-        objectId: target,
-        arguments: [
-          {value: name},
-          {value: plainArgs},
-          {value: elementKeys},
-          {value: marker},
-          ...elementIds.map(objectId => ({objectId})),
-        ],
-        awaitPromise: true,
-        objectGroup: OBJECT_GROUP,
-      },
-      EXECUTE_TIMEOUT_MS,
-    );
+    const {result, exceptionDetails} = await ask.work('Runtime.callFunctionOn', {
+      functionDeclaration: EXECUTE_TOOL,
+      objectId: target,
+      arguments: [
+        {value: name},
+        {value: plainArgs},
+        {value: elementKeys},
+        {value: marker},
+        ...elementIds.map(objectId => ({objectId})),
+      ],
+      awaitPromise: true,
+      objectGroup: OBJECT_GROUP,
+    });
     if (exceptionDetails) {
       throw new PageQuoteError(exceptionMessage(exceptionDetails));
     }
-    return {...(await returnedValue(page, result.objectId)), marker};
+    return {...(await returnedValue(ask, result.objectId)), marker};
   } finally {
     await page.session.trySend('Runtime.releaseObjectGroup', {objectGroup: OBJECT_GROUP});
   }
@@ -234,7 +276,8 @@ function isUid(value: unknown): value is {uid: string} {
  * What the tool runs on: the elements the uids name (the first one is
  * `this`; all must be in the main frame), or the page's window when there are none.
  */
-async function toolTarget(page: Page, uids: string[]): Promise<{target: string; elementIds: string[]}> {
+async function toolTarget(ask: PageAsk, uids: string[]): Promise<{target: string; elementIds: string[]}> {
+  const {page} = ask;
   if (uids.length) {
     const {session, objectIds} = await page.resolveElementsForEvaluation(uids);
     if (session !== page.session) {
@@ -242,26 +285,22 @@ async function toolTarget(page: Page, uids: string[]): Promise<{target: string; 
     }
     return {target: objectIds[0] ?? '', elementIds: objectIds};
   }
-  const {result} = await page.session.send(
-    'Runtime.evaluate',
-    {expression: 'window', objectGroup: OBJECT_GROUP},
-    DISCOVERY_TIMEOUT_MS,
-  );
+  const {result} = await ask.send('Runtime.evaluate', {expression: 'window', objectGroup: OBJECT_GROUP});
   return {target: result.objectId ?? '', elementIds: []};
 }
 
 /** The page script's answer: `[json, ...elements]`, the elements described for a snapshot. */
 async function returnedValue(
-  page: Page,
+  ask: PageAsk,
   objectId: string | undefined,
 ): Promise<{json: string | undefined; elements: ReturnedElement[]}> {
-  const items = objectId ? await arrayItems(page, objectId) : new Map<number, Protocol.Runtime.RemoteObject>();
+  const items = objectId ? await arrayItems(ask, objectId) : new Map<number, Protocol.Runtime.RemoteObject>();
   const text: unknown = items.get(0)?.value;
   const elements: ReturnedElement[] = [];
   for (let i = 1; items.has(i); i++) {
     const element = items.get(i)?.objectId;
     if (element) {
-      elements.push(await describeReturned(page, element));
+      elements.push(await describeReturned(ask, element));
     }
   }
   return {json: typeof text === 'string' ? text : undefined, elements};

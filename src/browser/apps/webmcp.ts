@@ -6,12 +6,10 @@
  * domain's events keep the list current from then on.
  */
 import type {Protocol} from '../../../protocol/index.js';
-import type {CdpSession} from '../../cdp/CdpConnection.js';
-import {withTimeout} from '../../util/async.js';
+import {CdpTimeoutError} from '../../cdp/errors.js';
+import {abortable, CancelledError, withTimeout} from '../../util/async.js';
 import type {Page} from '../core/Page.js';
-
-/** How long a page's tool may take to answer. */
-export const WEBMCP_INVOKE_TIMEOUT_MS = 60_000;
+import {secondsText} from '../core/pageBounds.js';
 
 /** A tool as the page registered it. */
 export interface WebMcpTool {
@@ -35,9 +33,10 @@ class PageWebMcp {
   readonly #tools = new Map<string, WebMcpTool>();
   readonly #answered = new Map<string, WebMcpResult>();
   readonly #waiting = new Map<string, (result: WebMcpResult) => void>();
-  readonly #enabled: Promise<unknown>;
+  #enabled: Promise<unknown> | undefined;
 
-  constructor(readonly session: CdpSession) {
+  constructor(readonly page: Page) {
+    const {session} = page;
     const key = (frameId: string, name: string) => `${frameId}\n${name}`;
     session.on('WebMCP.toolsAdded', ({tools}) => {
       for (const {name, description, inputSchema, annotations, frameId} of tools) {
@@ -73,27 +72,65 @@ class PageWebMcp {
         this.#answered.set(invocationId, result);
       }
     });
-    this.#enabled = session.send('WebMCP.enable').catch((error: unknown) => {
-      throw new Error(
-        'This Chrome offers no WebMCP (it needs Chrome 150+ started with --enable-features=WebMCP, which a Chrome this server launches gets).',
-        {cause: error},
-      );
-    });
-    // Reported by list() and invoke(), not as an unhandled rejection.
-    this.#enabled.catch(() => undefined);
   }
 
-  async list(): Promise<WebMcpTool[]> {
-    await this.#enabled;
+  /**
+   * Enables the domain once (it reports the tools already registered before
+   * it answers). A page that does not answer (busy, paused) fails this call
+   * with the bound's error and the next one asks again; a Chrome without
+   * the domain fails every call.
+   */
+  #enable(): Promise<unknown> {
+    const enabled = (this.#enabled ??= this.page.session
+      .send('WebMCP.enable', {}, this.page.bounds.answerMs)
+      .catch((error: unknown) => {
+        if (error instanceof CdpTimeoutError) {
+          this.#enabled = undefined;
+          throw error;
+        }
+        throw new Error(
+          'This Chrome offers no WebMCP (it needs Chrome 150+ started with --enable-features=WebMCP, which a Chrome this server launches gets).',
+          {cause: error},
+        );
+      }));
+    // Reported by list() and invoke(), not as an unhandled rejection.
+    enabled.catch(() => undefined);
+    return enabled;
+  }
+
+  /** The page's tools; `signal` (the call's) stops the wait. */
+  async list(signal?: AbortSignal): Promise<WebMcpTool[]> {
+    await abortable(this.#enable(), signal);
     return [...this.#tools.values()];
   }
 
-  async invoke(name: string, input: Record<string, unknown>): Promise<WebMcpResult> {
-    const tool = (await this.list()).find(t => t.name === name);
+  /**
+   * Runs the page's tool and waits for its answer, at most the bound of a
+   * script run (60 s, or --pageCallTimeout). When the wait ends without one
+   * (the bound, or `signal`: the call cancelled, or the guard gave up on the
+   * page) the invocation is cancelled in the page at once, and nothing else
+   * is sent.
+   */
+  async invoke(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<WebMcpResult> {
+    const tool = (await this.list(signal)).find(t => t.name === name);
     if (!tool) {
       throw new Error(`Tool ${name} not found`);
     }
-    const {invocationId} = await this.session.send('WebMCP.invokeTool', {frameId: tool.frameId, toolName: name, input});
+    const {session, bounds} = this.page;
+    const invoked = session.send('WebMCP.invokeTool', {frameId: tool.frameId, toolName: name, input}, bounds.answerMs);
+    let invocationId: string;
+    try {
+      ({invocationId} = await abortable(invoked, signal));
+    } catch (error) {
+      if (error instanceof CancelledError) {
+        // Invoked all the same once the page answers: cancel it then.
+        void invoked.then(
+          r => session.trySend('WebMCP.cancelInvocation', {invocationId: r.invocationId}),
+          () => {},
+        );
+      }
+      throw error;
+    }
     const early = this.#answered.get(invocationId);
     this.#answered.delete(invocationId);
     if (early) {
@@ -102,12 +139,12 @@ class PageWebMcp {
     const answer = new Promise<WebMcpResult>(resolve => this.#waiting.set(invocationId, resolve));
     try {
       return await withTimeout(
-        answer,
-        WEBMCP_INVOKE_TIMEOUT_MS,
-        `Tool ${name} did not answer within ${WEBMCP_INVOKE_TIMEOUT_MS / 1000} s; its invocation was cancelled.`,
+        abortable(answer, signal),
+        bounds.workMs,
+        `Tool ${name} did not answer within ${secondsText(bounds.workMs)}; its invocation was cancelled.`,
       );
     } catch (error) {
-      await this.session.trySend('WebMCP.cancelInvocation', {invocationId});
+      await session.trySend('WebMCP.cancelInvocation', {invocationId});
       throw error;
     } finally {
       this.#waiting.delete(invocationId);
@@ -123,5 +160,5 @@ declare module '../core/Page.js' {
 
 /** The page's WebMCP tools (the domain is enabled on first use). */
 export function webMcpOf(page: Page): PageWebMcp {
-  return (page.slots.webMcp ??= new PageWebMcp(page.session));
+  return (page.slots.webMcp ??= new PageWebMcp(page));
 }

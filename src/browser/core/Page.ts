@@ -12,6 +12,7 @@ import {PageFrames} from './frames.js';
 import {DEFAULT_PAGE_BOUNDS, type PageBounds} from './pageBounds.js';
 import {PageInstrumentation} from './PageInstrumentation.js';
 import {readTitle, TitleAhead} from './pageTitle.js';
+import {listenPendingNavigation} from './pendingNavigation.js';
 import {PROBE_SOURCE, probeCall} from './probe.js';
 
 export type {DialogType, OpenDialog} from './dialogs.js';
@@ -119,6 +120,8 @@ export class Page {
   loaderId = '';
   /** Loader ids whose `load` lifecycle event has fired. */
   readonly loadedLoaders = new Set<string>();
+  /** The URL of a cross-document navigation of the main frame not committed yet (Chrome holds the page's commands meanwhile). */
+  navigatingTo: string | undefined;
   closed = false;
   readonly emulation: EmulationState = {};
   /**
@@ -158,10 +161,11 @@ export class Page {
     readonly urlPolicy: UrlPolicy = new UrlPolicy([], []),
     /** The network mocks of the page's browser context. */
     readonly mocks: MockSet = new MockSet(urlPolicy),
-    /** How long calls wait for the page when it does not answer (--pageCallTimeout). */
+    /** How long calls wait for the page when it does not answer (--pageCallTimeout; its commands' default bound). */
     readonly bounds: PageBounds = DEFAULT_PAGE_BOUNDS,
   ) {
     trackLive('page', this);
+    session.defaultTimeoutMs = bounds.answerMs;
     this.url = targetInfo.url;
     this.title = targetInfo.title;
     this.browserContextId = targetInfo.browserContextId;
@@ -382,14 +386,13 @@ export class Page {
       s.on('Page.lifecycleEvent', ({frameId, loaderId, name}) => {
         if (frameId === this.mainFrameId && name === 'load') {
           this.loadedLoaders.add(loaderId);
-          if (this.loadedLoaders.size > 20) {
-            const first = this.loadedLoaders.values().next().value;
-            if (first !== undefined) {
-              this.loadedLoaders.delete(first);
-            }
+          const first = this.loadedLoaders.values().next().value;
+          if (this.loadedLoaders.size > 20 && first !== undefined) {
+            this.loadedLoaders.delete(first);
           }
         }
       }),
+      ...listenPendingNavigation(s, this.mainFrameId, url => (this.navigatingTo = url)),
       ...this.dialogs.listen(),
       s.on('Inspector.targetCrashed', () => this.markCrashed()),
     );

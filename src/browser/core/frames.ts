@@ -108,6 +108,8 @@ export class PageFrames {
       return;
     }
     const session = connection.session(sessionId, targetInfo.targetId, targetInfo.type);
+    // The page's bound of answers holds in its frames too (Page sets it on its own session).
+    session.defaultTimeoutMs = parent.defaultTimeoutMs;
     this.#oopifs.set(targetInfo.targetId, {session, parent});
     this.#watch(session);
     session.onDetached(() => {

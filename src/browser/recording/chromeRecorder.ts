@@ -10,7 +10,7 @@ export async function viewportPixelSize(session: CdpSession): Promise<{maxWidth:
   const {result, exceptionDetails} = await session.send(
     'Runtime.evaluate',
     {expression: '[innerWidth, innerHeight, devicePixelRatio]', returnByValue: true},
-    RECORDING_COMMAND_TIMEOUT_MS,
+    session.answerBound(RECORDING_COMMAND_TIMEOUT_MS),
   );
   const [width = 0, height = 0, dpr = 1] = exceptionDetails ? [] : (result.value as number[]);
   return {maxWidth: Math.max(1, Math.round(width * dpr)), maxHeight: Math.max(1, Math.round(height * dpr))};
@@ -62,7 +62,7 @@ export class ChromeScreenRecorder implements ScreenRecorder {
       ({stream} = await session.send(
         'Page.startScreenRecording',
         {...size, ...(options.fps ? {frameRate: options.fps} : {})},
-        RECORDING_COMMAND_TIMEOUT_MS,
+        session.answerBound(RECORDING_COMMAND_TIMEOUT_MS),
       ));
     } catch (error) {
       if (error instanceof CdpProtocolError) {

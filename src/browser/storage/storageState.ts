@@ -26,8 +26,11 @@ function contextParams(page: Page): {browserContextId?: string} {
 }
 
 /** Security origins of the frames a session hosts (http and https only: other schemes have no shareable storage). */
-async function frameOrigins(session: CdpSession): Promise<string[]> {
+async function frameOrigins(session: CdpSession): Promise<string[] | undefined> {
   const result = await session.trySend('Page.getFrameTree', {}, STORAGE_READ_TIMEOUT_MS);
+  if (!result) {
+    return undefined;
+  }
   const origins: string[] = [];
   const walk = (tree: Protocol.Page.FrameTree) => {
     const origin = tree.frame.securityOrigin;
@@ -36,9 +39,7 @@ async function frameOrigins(session: CdpSession): Promise<string[]> {
     }
     tree.childFrames?.forEach(walk);
   };
-  if (result) {
-    walk(result.frameTree);
-  }
+  walk(result.frameTree);
   return origins;
 }
 
@@ -56,14 +57,25 @@ async function readArea(session: CdpSession, origin: string, local: boolean): Pr
  * The state of `page`'s browser context: all its cookies, and the storage of
  * every origin open in its pages. sessionStorage belongs to a tab: `page`'s
  * own is taken first, other tabs fill in origins it does not have.
+ * `unanswered`: the ids of pages that did not say which origins they show
+ * within STORAGE_READ_TIMEOUT_MS (scripts that never yield): what only they
+ * hold is not in the state.
  */
-export async function captureStorageState(browser: Browser, page: Page): Promise<StorageState> {
+export async function captureStorageState(
+  browser: Browser,
+  page: Page,
+): Promise<{state: StorageState; unanswered: number[]}> {
   const {cookies} = await browser.connection.send('Storage.getCookies', contextParams(page));
   const pages = [page, ...browser.pages().filter(p => p !== page && p.browserContextId === page.browserContextId)];
   const byOrigin = new Map<string, {local?: StorageItem[]; session?: StorageItem[]}>();
+  const unanswered = new Set<number>();
   for (const p of pages) {
     for (const session of [p.session, ...p.frames.oopifSessions()]) {
-      for (const origin of await frameOrigins(session)) {
+      const open = await frameOrigins(session);
+      if (!open) {
+        unanswered.add(p.id);
+      }
+      for (const origin of open ?? []) {
         const entry = byOrigin.get(origin) ?? {};
         byOrigin.set(origin, entry);
         entry.local ??= await readArea(session, origin, true);
@@ -77,7 +89,7 @@ export async function captureStorageState(browser: Browser, page: Page): Promise
       origins.push({origin, localStorage: local, ...(session.length ? {sessionStorage: session} : {})});
     }
   }
-  return {cookies: cookies.map(cookieToState), origins};
+  return {state: {cookies: cookies.map(cookieToState), origins}, unanswered: [...unanswered]};
 }
 
 /**
@@ -114,7 +126,7 @@ export async function applyStorageState(browser: Browser, page: Page, state: Sto
 /** Sets sessionStorage items in the frames of `page` that show `origin` now. */
 async function setInOpenFrames(page: Page, origin: string, items: StorageItem[]): Promise<void> {
   for (const session of [page.session, ...page.frames.oopifSessions()]) {
-    if (!(await frameOrigins(session)).includes(origin)) {
+    if (!(await frameOrigins(session))?.includes(origin)) {
       continue;
     }
     for (const {name, value} of items) {

@@ -41,7 +41,7 @@ export class TraceRecording {
     await session.send(
       'Tracing.start',
       {transferMode: 'ReturnAsStream', streamFormat: 'json', traceConfig: {includedCategories, excludedCategories}},
-      TRACE_START_TIMEOUT_MS,
+      session.answerBound(TRACE_START_TIMEOUT_MS),
     );
     return recording;
   }

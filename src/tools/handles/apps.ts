@@ -52,24 +52,27 @@ export function browserPwa(scope: BrowserScope): ToolPwa {
   };
 }
 
-export function pageThirdParty(page: Page): ToolThirdParty {
+/** `signal`: the call's; it stops every request of a discovery, a run and the snapshot that shows its elements. */
+export function pageThirdParty(page: Page, signal: AbortSignal | undefined): ToolThirdParty {
   return {
-    discover: () => discoverThirdPartyTools(page),
+    discover: () => discoverThirdPartyTools(page, signal),
     find: name => findThirdPartyTool(page, name),
     execute: async (name, params) => {
-      const {json, marker, elements} = await executeThirdPartyTool(page, name, params);
+      const {json, marker, elements} = await executeThirdPartyTool(page, name, params, signal);
       const value: unknown = json === undefined ? undefined : JSON.parse(json);
       if (!elements.length) {
         return {value};
       }
       // Elements in the answer become uids of a snapshot that shows them.
-      const snapshot = await capturePageSnapshot(page, false, elements);
+      const snapshot = await capturePageSnapshot(page, false, elements, signal);
       const uids = elements.map(element => snapshotState(page).uidForBackendNodeId(element.backendNodeId));
       return {value: withElementUids(value, marker, uids), snapshot};
     },
   };
 }
 
-export function pageWebMcp(page: Page): ToolWebMcp {
-  return webMcpOf(page);
+/** `signal`: the call's; it stops the waits, and a run it stops is cancelled in the page. */
+export function pageWebMcp(page: Page, signal: AbortSignal | undefined): ToolWebMcp {
+  const webMcp = webMcpOf(page);
+  return {list: () => webMcp.list(signal), invoke: (name, input) => webMcp.invoke(name, input, signal)};
 }
