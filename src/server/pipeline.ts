@@ -296,6 +296,8 @@ export class Pipeline {
         running.downloads.watch(page);
         const request = {params, page: new PageHandle(page, running.handles)};
         work = pageGuard(scope, page, tool)(tool.handler(request, response, running.context));
+        // From here a crash or a dialog is this call's ("crashed while <tool> was running").
+        debug(`${tool.name} works on page ${page.id}`);
       } else {
         work = tool.handler({params}, response, running.context);
       }

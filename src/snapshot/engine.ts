@@ -1,11 +1,13 @@
 import type {Page} from '../browser/core/Page.js';
 import {errorMessage, following, throwIfCancelled} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {AxTreeCache} from './axCache.js';
 import {type FastContext, fastTreeSnapshot} from './fastTree.js';
 import {type FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {fullTreeSnapshot} from './fullTree.js';
 import {PrintedNodeIds} from './printedIds.js';
 import {isMainFrame, probeSize} from './sizeProbe.js';
+import {signature} from './treeCompare.js';
 import type {SnapNode} from './types.js';
 
 /**
@@ -97,6 +99,8 @@ export class SnapshotEnv {
   readonly printed = new PrintedNodeIds();
   /** Per frame: what its earlier snapshots cost, by path. */
   readonly frames = new Map<string, FrameHistory>();
+  /** Per frame: its last full tree, given again while nothing changed (axCache.ts). */
+  readonly axCache = new AxTreeCache();
 }
 
 function forced(): Path | undefined {
@@ -171,17 +175,6 @@ export function recordPath(
   };
 }
 
-/** What a snapshot tree prints (roles, names, properties, identities, shape), to compare two readings. */
-function signature(node: SnapNode | undefined): string {
-  if (!node) {
-    return '';
-  }
-  const props = Object.keys(node.props)
-    .sort()
-    .map(key => [key, node.props[key]]);
-  return `${node.role}\u0000${node.name}\u0000${JSON.stringify(props)}\u0000${node.key ?? ''}[${node.children.map(signature).join(',')}]`;
-}
-
 /** The main frame's current document (its loaderId); inner frames keep their history across documents. */
 function documentOf(page: Page, place: FramePlace): string | undefined {
   return isMainFrame(page, place) ? page.loaderId : undefined;
@@ -253,15 +246,23 @@ class Capture {
     this.frames = new SnapshotFrames(page, signal);
   }
 
-  /** A verbose snapshot: every frame's full tree, every node in it. */
-  readonly verbose = (place: FramePlace, depth: number): Promise<SnapNode | undefined> =>
-    fullTreeSnapshot(place, this.frames, false, depth, this.verbose).then(r => r.root);
+  /** A verbose snapshot: every frame's full tree (kept or read again), every node in it. */
+  readonly verbose = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
+    const cached = await this.env.axCache.check(place, this.frames, this.env.worlds);
+    return (await fullTreeSnapshot(place, this.frames, false, depth, this.verbose, cached.read)).root;
+  };
 
   /** A frame's tree (its frames' inside), walked or read whole as its history says. */
   readonly frame = async (place: FramePlace, depth: number): Promise<SnapNode | undefined> => {
     const {page, env} = this;
     this.#visited.add(place.key);
     const path = await choosePath(page, env, place, this.signal);
+    // Checked before any read: a change after the check is seen by the next snapshot's.
+    const cached = await env.axCache.check(place, this.frames, env.worlds, path === 'full');
+    if (cached.kept) {
+      // Nothing changed since the tree was read: no path is measured.
+      return (await fullTreeSnapshot(place, this.frames, true, depth, this.frame, cached.read)).root;
+    }
     const history = env.frames.get(place.key);
     // The first walk of a document so far read whole is checked against the full tree once:
     // the walk cannot see into a closed shadow root on a built-in element, Chrome can.
@@ -278,7 +279,7 @@ class Capture {
         return walked.root;
       }
     }
-    const {root, nodes} = await fullTreeSnapshot(place, this.frames, true, depth, timing.inner);
+    const {root, nodes} = await fullTreeSnapshot(place, this.frames, true, depth, timing.inner, cached.read);
     debug(
       `snapshot of frame ${place.frameId}: full tree of ${nodes} nodes, ${this.#record(place, timing, 'full', nodes, false)} ms`,
     );
@@ -360,6 +361,7 @@ class Capture {
     }
     env.worlds.retain(this.#visited);
     env.printed.retain(this.#visited);
+    env.axCache.retain(this.#visited);
   }
 }
 

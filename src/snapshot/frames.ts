@@ -28,6 +28,8 @@ export interface FramePlace {
  */
 export class SnapshotFrames {
   readonly #trees = new Map<CdpSession, Promise<Map<string, string>>>();
+  /** Per session: each frame's child frames (from the same frame tree answer). */
+  readonly #children = new Map<CdpSession, Map<string, string[]>>();
 
   /** `signal`: the snapshot's (engine.ts): every request carries it. */
   constructor(
@@ -46,13 +48,19 @@ export class SnapshotFrames {
         .send('Page.getFrameTree', {}, {timeout: this.page.bounds.answerMs, signal: this.signal})
         .then(({frameTree}) => {
           const loaders = new Map<string, string>();
+          const children = new Map<string, string[]>();
           const visit = (node: Protocol.Page.FrameTree) => {
             loaders.set(node.frame.id, node.frame.loaderId);
+            children.set(
+              node.frame.id,
+              (node.childFrames ?? []).map(child => child.frame.id),
+            );
             for (const child of node.childFrames ?? []) {
               visit(child);
             }
           };
           visit(frameTree);
+          this.#children.set(session, children);
           return loaders;
         });
       this.#trees.set(session, tree);
@@ -68,6 +76,25 @@ export class SnapshotFrames {
       throw new Error(`Frame ${place.frameId} is gone`);
     }
     return {frame: {...place, loaderId}, result};
+  }
+
+  /**
+   * The frames below a frame in its session's frame tree, with their
+   * documents, as one string: it changes when a frame inside is added,
+   * removed or navigated.
+   */
+  async framesBelow(place: FramePlace): Promise<string> {
+    const loaders = await this.#loaders(place.session);
+    const children = this.#children.get(place.session);
+    const parts: string[] = [];
+    const visit = (frameId: string) => {
+      for (const child of children?.get(frameId) ?? []) {
+        parts.push(`${child}:${loaders.get(child) ?? ''}`);
+        visit(child);
+      }
+    };
+    visit(place.frameId);
+    return parts.join(',');
   }
 
   mainPlace(): FramePlace {

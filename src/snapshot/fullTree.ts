@@ -1,13 +1,11 @@
 import {CancelledError, errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {type AxTreeRead, readFullTree} from './axCache.js';
 import {type AxItem, linkAxTree} from './axNode.js';
 import {serializeAx, type Shell} from './axSerialize.js';
 import {type FramePlace, MAX_FRAME_DEPTH, type SnapshotFrames} from './frames.js';
 import {backendKey} from './keys.js';
 import type {FrameTarget, SnapNode} from './types.js';
-
-/** Bound of one frame's full AX tree fetch; Chrome takes over a second on big pages. */
-const AX_TREE_TIMEOUT_MS = 120_000;
 
 /** Keys and refs of AX nodes by their DOM node (the reference's loaderId + backendNodeId). */
 export function backendShell(frame: FrameTarget): Shell {
@@ -62,7 +60,8 @@ export async function attachFrames(
  * accessibility tree (Accessibility.getFullAXTree through the frame's own
  * session), filtered as the reference filters it. It is what verbose
  * snapshots are made of, and the engine's answer for small documents.
- * `child` snapshots the frames inside it (the engine decides how).
+ * `child` snapshots the frames inside it (the engine decides how); `read`
+ * gives the tree (the snapshot cache's, axCache.ts, or a fresh one).
  */
 export async function fullTreeSnapshot(
   place: FramePlace,
@@ -70,16 +69,10 @@ export async function fullTreeSnapshot(
   interestingOnly: boolean,
   depth: number,
   child: (frame: FramePlace, depth: number) => Promise<SnapNode | undefined>,
+  read: () => Promise<AxTreeRead> = () => readFullTree(place, frames),
 ): Promise<{root: SnapNode | undefined; nodes: number}> {
-  const {frame, result} = await frames.target(
-    place,
-    place.session.send(
-      'Accessibility.getFullAXTree',
-      {frameId: place.frameId},
-      {timeout: AX_TREE_TIMEOUT_MS, signal: frames.signal},
-    ),
-  );
-  const {root, items} = linkAxTree(result.nodes);
+  const {frame, nodes} = await read();
+  const {root, items} = linkAxTree(nodes);
   if (!root) {
     return {root: undefined, nodes: 0};
   }

@@ -96,9 +96,14 @@ describe('a page crash during a call', () => {
     rmSync(logDir, {recursive: true, force: true});
   });
 
-  /** How often the server has started running `tool` (its log says so). */
+  /**
+   * How often `tool`'s work on page 1 has started under the page's guard (its
+   * log says so): from then on a crash is the call's. The call's turn ("runs")
+   * comes earlier; a crash between the two is one the call found, not one
+   * during it.
+   */
   function runs(tool: string): number {
-    return readFileSync(log, 'utf8').split(`debug ${tool} runs`).length - 1;
+    return readFileSync(log, 'utf8').split(`debug ${tool} works on page 1`).length - 1;
   }
 
   /** Loads the runaway page, then calls `tool` and kills the renderers while the call runs. */
