@@ -56,14 +56,13 @@ const HEAVY = ['httpLeaks', 'memory', 'lighthouse', 'leaks'].map(name => `build/
 const TIMES_FILE = 'build/.test-times.json';
 /**
  * The longest files, longest first (after lint): the order of a first run (a
- * fresh clone, CI), before any times are kept. From a quiet 2-core run (and
- * lanesHungTools, 130 s beside other work, from a loaded one); a file missing
- * here starts with the other end-to-end files, unit files last.
+ * fresh clone, CI), before any times are kept. From a quiet 2-core run; a
+ * file missing here starts with the other end-to-end files, unit files last.
  */
 const LONGEST = [
-  'lanesHungTools',
   'corpus',
   'memory',
+  'lanesHungTools',
   'lanes',
   'httpSessions',
   'corpusDefaultWindow',
