@@ -62,6 +62,8 @@ export class PageStyles {
       throw error;
     }
     const session = cdp.session(sessionId, this.page.targetId, 'page');
+    // The page's bound (--pageCallTimeout) for DevTools' questions too.
+    session.defaultTimeoutMs = this.page.session.defaultTimeoutMs;
     const connection = new DevToolsConnection(session);
     this.#connection = connection;
     session.onDetached(() => this.#dispose());
@@ -95,9 +97,10 @@ export class PageStyles {
     if (!dom || !css) {
       throw new Error('DevTools could not create its DOM and CSS models for this page.');
     }
-    await dom.requestDocument();
-    // The models enable their domains without waiting; CSS must be on before the first lookup.
-    await session.send('CSS.enable', {}, SETUP_TIMEOUT_MS);
+    // The models enable their domains without waiting; CSS must be on before the
+    // first lookup. Both asked at once: a page that does not answer (a script
+    // that never yields) costs one bound here, not one per question.
+    await Promise.all([dom.requestDocument(), session.send('CSS.enable', {}, session.answerBound(SETUP_TIMEOUT_MS))]);
     // Network events are collected on our own session already.
     await session.trySend('Network.disable');
     return {sdk, dom, css, target};

@@ -1,5 +1,7 @@
 import {ElementGoneError, type Page} from '../../browser/core/Page.js';
+import {CdpTimeoutError} from '../../cdp/errors.js';
 import {paginate} from '../../response/format.js';
+import {TimeoutError} from '../../util/async.js';
 import {CascadeCollector, formatCascade} from './cascade.js';
 import {type MatchedStylesResult, PageStyles} from './PageStyles.js';
 
@@ -42,6 +44,10 @@ async function matchedStyles(page: Page, uid: string): Promise<MatchedStylesResu
   try {
     result = await PageStyles.of(page).matchedStyles(located.backendNodeId, uid);
   } catch (error) {
+    if (error instanceof CdpTimeoutError || error instanceof TimeoutError) {
+      // The page did not answer: asking it again where the element is would wait another bound.
+      throw error;
+    }
     await elements.resolve(uid);
     throw error;
   }
