@@ -281,6 +281,8 @@ export class CdpSession {
    * unless set (a page's session: the bound of its answers, --pageCallTimeout).
    */
   defaultTimeoutMs: number | undefined;
+  /** Domains turned on through enableOnce: the answer of the first call, shared. */
+  readonly #enabled = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly connection: CdpConnection,
@@ -305,6 +307,23 @@ export class CdpSession {
         ? options
         : {...options, timeout};
     return this.connection.send(method, params, this.id, bounded);
+  }
+
+  /**
+   * Turns a domain on once for this session (`Performance.enable`, ...): later
+   * calls share the first one's answer, and a failed one is forgotten, so the
+   * next call asks again.
+   */
+  enableOnce(method: CdpCommand & `${string}.enable`, signal?: AbortSignal): Promise<unknown> {
+    let done = this.#enabled.get(method);
+    if (!done) {
+      done = this.send(method, undefined, {signal}).catch((error: unknown) => {
+        this.#enabled.delete(method);
+        throw error;
+      });
+      this.#enabled.set(method, done);
+    }
+    return done;
   }
 
   /** Best-effort command: failures are logged, never thrown. */

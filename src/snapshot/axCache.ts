@@ -1,5 +1,4 @@
 import type {Protocol} from '../../protocol/index.js';
-import type {CdpSession} from '../cdp/CdpConnection.js';
 import {CancelledError, errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {axWatch} from './axWatch.js';
@@ -67,21 +66,6 @@ const MIN_KEPT_NODES = 300;
 export function cacheMode(): 'on' | 'off' | 'always' | 'verify' {
   const value = process.env['CDP_MCP_SNAPSHOT_CACHE'];
   return value === 'off' || value === 'always' || value === 'verify' ? value : 'on';
-}
-
-/** Sessions where the Performance domain is on (its counts are half of the cache's signal). */
-const performanceOn = new WeakMap<CdpSession, Promise<unknown>>();
-
-function enablePerformance(session: CdpSession, signal: AbortSignal): Promise<unknown> {
-  let done = performanceOn.get(session);
-  if (!done) {
-    done = session.send('Performance.enable', {}, {signal}).catch((error: unknown) => {
-      performanceOn.delete(session);
-      throw error;
-    });
-    performanceOn.set(session, done);
-  }
-  return done;
 }
 
 /**
@@ -192,7 +176,8 @@ export class AxTreeCache {
     const {session} = place;
     const options = {timeout: frames.page.bounds.answerMs, signal: frames.signal};
     const once = async (fresh: boolean) => {
-      await enablePerformance(session, frames.signal);
+      // Its counts are half of the signal.
+      await session.enableOnce('Performance.enable', frames.signal);
       const contextId = await worlds.context(place, fresh, options);
       const evaluated = await session.send(
         'Runtime.evaluate',

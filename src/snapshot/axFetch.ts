@@ -1,5 +1,4 @@
 import type {Protocol} from '../../protocol/index.js';
-import type {CdpSession} from '../cdp/CdpConnection.js';
 import {asFullTreeNode, AxItem, linkAxTree} from './axNode.js';
 import type {FrameTarget} from './types.js';
 
@@ -12,18 +11,6 @@ const MAX_SUBTREE_LEVELS = 64;
 
 /** The node id Chrome answers with for a DOM node it has no AX node for. */
 const NO_AX_NODE = '0';
-
-/** Sessions where the Accessibility domain is on (getChildAXNodes needs it). */
-const enabled = new WeakMap<CdpSession, Promise<unknown>>();
-
-function enableAccessibility(session: CdpSession, signal: AbortSignal): Promise<unknown> {
-  let done = enabled.get(session);
-  if (!done) {
-    done = session.send('Accessibility.enable', {}, {signal}).catch(() => enabled.delete(session));
-    enabled.set(session, done);
-  }
-  return done;
-}
 
 /** Chrome's node for one DOM node (synchronous in Chrome: answered from its current tree). */
 export async function ownNode(frame: FrameTarget, objectId: string, signal: AbortSignal): Promise<AxItem | undefined> {
@@ -51,7 +38,8 @@ export async function subtree(frame: FrameTarget, objectId: string, signal: Abor
   if (!root || root.payload.nodeId === NO_AX_NODE) {
     return undefined;
   }
-  await enableAccessibility(frame.session, signal);
+  // getChildAXNodes needs the domain on; a failed enable leaves it to fail by itself.
+  await frame.session.enableOnce('Accessibility.enable', signal).catch(() => undefined);
   const byId = new Map<string, AxItem>([[root.payload.nodeId, root]]);
   let frontier = expandable(root) ? [root] : [];
   for (let level = 0; frontier.length > 0 && level < MAX_SUBTREE_LEVELS; level++) {
