@@ -11,7 +11,7 @@ import {after, before, describe, it} from 'node:test';
 import {type RunningChromium, startChromium} from '../support/chromium.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {HUNG_BOUND_S, until} from '../support/hungPages.js';
-import {CALL_TIMEOUT_MS, startServer, type TestServer} from '../support/mcpClient.js';
+import {CALL_TIMEOUT_MS, openPage, startServer, type TestServer} from '../support/mcpClient.js';
 import {WsProxy} from '../support/wsProxy.js';
 
 const HEADER = {name: 'Authorization', value: 'Bearer page-tools-cancel'};
@@ -67,12 +67,7 @@ describe('page tools: stopped when cancelled, bounded on a page that does not an
 
   const open = async (path: string, html: string): Promise<number> => {
     fixtures.html(path, html);
-    const opened = await mcp.call('new_page', {url: fixtures.url(path)});
-    const url = fixtures.url(path);
-    const line = opened.text.split('\n').find(l => l.includes(`${url})`) || l.includes(`${url} `));
-    const id = line && /^(\d+): /.exec(line)?.[1];
-    assert.ok(id, opened.text);
-    return Number(id);
+    return openPage(mcp, fixtures.url(path));
   };
 
   /** Starts a call the test cancels later. */

@@ -4,7 +4,7 @@ import {after, before, describe, it} from 'node:test';
 import {type RunningChromium, startChromium} from '../support/chromium.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {until} from '../support/hungPages.js';
-import {CALL_TIMEOUT_MS, startServer, type TestServer} from '../support/mcpClient.js';
+import {CALL_TIMEOUT_MS, openPage, startServer, type TestServer} from '../support/mcpClient.js';
 import {WsProxy} from '../support/wsProxy.js';
 
 const HEADER = {name: 'Authorization', value: 'Bearer snapshot-cancel'};
@@ -28,12 +28,7 @@ describe('take_snapshot: stopped when cancelled, not steered by the page', () =>
 
   const open = async (path: string, html: string): Promise<number> => {
     fixtures.html(path, html);
-    const opened = await mcp.call('new_page', {url: fixtures.url(path)});
-    const url = fixtures.url(path);
-    const line = opened.text.split('\n').find(l => l.includes(`${url})`) || l.includes(`${url} `));
-    const id = line && /^(\d+): /.exec(line)?.[1];
-    assert.ok(id, opened.text);
-    return Number(id);
+    return openPage(mcp, fixtures.url(path));
   };
   const ends = () => mcp.stderr().match(SNAPSHOT_END)?.length ?? 0;
 

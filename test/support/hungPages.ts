@@ -5,7 +5,7 @@ import ws from 'ws';
 
 import {type RunningChromium, startChromium} from './chromium.js';
 import {FixtureServer} from './fixtureServer.js';
-import {CALL_TIMEOUT_MS, startServer, type TestServer} from './mcpClient.js';
+import {CALL_TIMEOUT_MS, openPage, startServer, type TestServer} from './mcpClient.js';
 
 /**
  * A server attached to a Chromium the test runs itself, so that the test can
@@ -144,20 +144,13 @@ export async function startHungBrowser(lanes: 'server' | 'page', bounded = false
     replaceFlags: true,
     env: {CDP_MCP_DEBUG: '1'},
   });
-  const openPage = async (path: string, html: string): Promise<number> => {
+  const openHtml = async (path: string, html: string): Promise<number> => {
     fixtures.html(path, html);
-    const opened = await mcp.call('new_page', {url: fixtures.url(path)});
-    const url = fixtures.url(path);
-    const line = opened.text.split('\n').find(l => l.includes(`${url})`) || l.includes(`${url} `));
-    const id = line && /^(\d+): /.exec(line)?.[1];
-    if (!id) {
-      throw new Error(`new_page did not open ${path}: ${opened.text}`);
-    }
-    return Number(id);
+    return openPage(mcp, fixtures.url(path));
   };
   const paths = new Map<number, string>();
   const open = async (path: string, html: string): Promise<number> => {
-    const pageId = await openPage(path, html);
+    const pageId = await openHtml(path, html);
     paths.set(pageId, path);
     return pageId;
   };

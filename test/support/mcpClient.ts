@@ -57,6 +57,17 @@ export interface StartOptions {
   setup?: (client: Client) => void;
 }
 
+/** Opens `url` in a new page with new_page and gives the page's id (from the page list it answers). */
+export async function openPage(mcp: Pick<TestServer, 'call'>, url: string): Promise<number> {
+  const opened = await mcp.call('new_page', {url});
+  const line = opened.text.split('\n').find(l => l.includes(`${url})`) || l.includes(`${url} `));
+  const id = line && /^(\d+): /.exec(line)?.[1];
+  if (!id) {
+    throw new Error(`new_page did not open ${url}: ${opened.text}`);
+  }
+  return Number(id);
+}
+
 /** Spawns the built server over real stdio with the SDK client. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   if (!existsSync(CHROME_PATH)) {
