@@ -53,7 +53,7 @@ function findRoot(): string {
 const ROOT = findRoot();
 
 const HELP = `Usage: npm run bench -- [flags]     (or: node build/scripts/bench/bench.js [flags])
-  --iterations N     measured calls per warm scenario after 3 warm-up calls (default 20; 5000-element snapshot: min(N, 7))
+  --iterations N     measured calls per warm scenario after 3 warm-up calls (default 20; 5000-element snapshot: min(N, 7); ping, list_pages, select_page: 10 N)
   --cold N           cold spawns per server, alternating (default 5)
   --concurrency N    calls fired at once in the concurrency scenario (default 20)
   --rounds N         rounds of the concurrency scenario (default min(iterations, 5))
@@ -287,7 +287,7 @@ async function runWarm(sessions: Session[], o: Options, fx: FixtureServer, files
     }
     log(`warm: ${sc.id}`);
     const warm = sc.warmup ?? 3;
-    const total = warm + Math.min(o.iterations, sc.maxIterations ?? Infinity);
+    const total = warm + Math.min(o.iterations * (sc.samplesPerIteration ?? 1), sc.maxIterations ?? Infinity);
     const st = new Map<Side, {c: Ctx; error?: string; samples: number[]; last?: CallResult}>();
     for (const s of sessions) {
       const c: Ctx = {i: 0, total, uids: [], url: (p: string) => fx.url(p), files, pageId: s.pageId, state: {}};
