@@ -35,6 +35,12 @@ export interface SettleOptions {
   timeout?: number;
   /** Wait for the DOM to stop changing (default true). */
   waitForStableDom?: boolean;
+  /**
+   * The page's mutation mark (page.markMutations()), when the caller asked
+   * for it already, alongside its own questions before the action: it is
+   * answered before the action starts either way.
+   */
+  mark?: Promise<number | undefined>;
   handleDialog?: DialogPolicy;
   /** Throw when the navigation does not finish in time (navigate_page); otherwise it is only logged. */
   navigationMustFinish?: boolean;
@@ -86,7 +92,7 @@ export async function runAndSettle<T>(
   throwIfCancelled(signal);
   const watcher = watchAction(page, result, options);
   try {
-    const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
+    const mark = options.waitForStableDom === false ? undefined : await (options.mark ?? page.markMutations());
     const crashed = watcher.crashed.promise.then(error => Promise.reject(error));
     crashed.catch(() => {});
     const outcome = await act(action, watcher, crashed, signal);
