@@ -40,16 +40,19 @@ async function settled(
 }
 
 /**
- * Resolves a uid while the page marks its mutations: two questions in one
- * round trip. The mark is the settle wait's (runAndSettle), asked before
- * the action as before; it is unused when the uid does not resolve.
+ * Resolves a uid while the page marks its mutations, and leaves the
+ * element's closed-shadow-root check running: they go with the first
+ * questions about the element (actionPoint's first look, which waits for
+ * the check). The mark is the settle wait's (runAndSettle): the action waits
+ * for it before its input, as runAndSettle did before the action; it is
+ * unused when the uid does not resolve.
  */
 async function resolveAndMark(
   page: Page,
   uid: string,
 ): Promise<{element: ResolvedElement; mark: Promise<number | undefined>}> {
   const mark = page.markMutations();
-  const element = await page.getElements().resolve(uid);
+  const element = await page.getElements().resolve(uid, {checkAlongside: true});
   return {element, mark};
 }
 
@@ -65,11 +68,15 @@ export async function clickElement(
   const settle = await settled(
     page,
     async () => {
-      if (!dblClick && role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
-        return;
+      if (!dblClick && role === 'option') {
+        await Promise.all([element.checking, mark]);
+        if (await callOn<boolean>(element, SELECT_OPTION_ELEMENT)) {
+          return;
+        }
       }
       const point = await actionPoint(page, element, uid, true);
       receivedBy = point.receivedBy;
+      await mark;
       await mouseClick(page, point, dblClick ? 2 : 1);
     },
     control,
@@ -100,6 +107,7 @@ export async function hoverElement(
     async () => {
       const point = await actionPoint(page, element, uid, false, {gets: 'pointer'});
       receivedBy = point.receivedBy;
+      await mark;
       await mouseMove(page, point);
     },
     control,

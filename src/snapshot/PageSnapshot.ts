@@ -209,9 +209,11 @@ export class SnapshotState implements ElementResolver {
    * The element of a uid, in the main world. Its object is kept per DOM node
    * and document: acting on the same element again skips DOM.resolveNode, and
    * the check that it did not move into a closed shadow root (made every time)
-   * is what finds a kept object gone with its document or world.
+   * is what finds a kept object gone with its document or world. With
+   * `checkAlongside`, that check is not waited for but left in `checking`
+   * (asked alongside the caller's first question about the element).
    */
-  async resolve(uid: string): Promise<ResolvedElement> {
+  async resolve(uid: string, {checkAlongside = false}: {checkAlongside?: boolean} = {}): Promise<ResolvedElement> {
     const node = this.node(uid);
     const ref = node.ref;
     if (!ref) {
@@ -219,6 +221,9 @@ export class SnapshotState implements ElementResolver {
     }
     const key = `${ref.frame.key}/${ref.frame.loaderId}/${ref.backendNodeId}`;
     const kept = this.#objects.get(key);
+    if (kept !== undefined && checkAlongside) {
+      return this.#alongside(uid, node, ref, kept, key);
+    }
     if (kept !== undefined) {
       try {
         return await this.#checked(uid, node, ref, kept);
@@ -235,15 +240,31 @@ export class SnapshotState implements ElementResolver {
       if (!objectId) {
         throw staleElementError(uid);
       }
-      const element = await this.#checked(uid, node, ref, objectId);
       if (this.#objects.size >= OBJECTS_KEPT) {
         this.#objects.clear();
       }
       this.#objects.set(key, objectId);
-      return element;
+      return checkAlongside
+        ? this.#alongside(uid, node, ref, objectId, key)
+        : await this.#checked(uid, node, ref, objectId);
     } catch (error) {
+      this.#objects.delete(key);
       throw staleIfLost(uid, error);
     }
+  }
+
+  /** The element with its closed-shadow-root check running (a failure of it forgets the kept object). */
+  #alongside(uid: string, node: SnapNode, ref: ElementRef, objectId: string, key: string): ResolvedElement {
+    const checking = this.#checked(uid, node, ref, objectId).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#objects.delete(key);
+        throw staleIfLost(uid, error);
+      },
+    );
+    // Whoever acts on the element waits for it; a caller that fails before then leaves it unread.
+    checking.catch(() => undefined);
+    return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key, checking};
   }
 
   /** The element, unless it moved into a closed shadow root since the snapshot. */

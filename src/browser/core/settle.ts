@@ -37,8 +37,9 @@ export interface SettleOptions {
   waitForStableDom?: boolean;
   /**
    * The page's mutation mark (page.markMutations()), when the caller asked
-   * for it already, alongside its own questions before the action: it is
-   * answered before the action starts either way.
+   * for it already, alongside its own questions: then its action waits for
+   * it before it acts on the page (the input, a script that changes it), and
+   * its first questions go with it instead of after it.
    */
   mark?: Promise<number | undefined>;
   handleDialog?: DialogPolicy;
@@ -92,7 +93,8 @@ export async function runAndSettle<T>(
   throwIfCancelled(signal);
   const watcher = watchAction(page, result, options);
   try {
-    const mark = options.waitForStableDom === false ? undefined : await (options.mark ?? page.markMutations());
+    const stable = options.waitForStableDom !== false;
+    const asked = stable && options.mark === undefined ? await page.markMutations() : undefined;
     const crashed = watcher.crashed.promise.then(error => Promise.reject(error));
     crashed.catch(() => {});
     const outcome = await act(action, watcher, crashed, signal);
@@ -100,6 +102,8 @@ export async function runAndSettle<T>(
       result.dialog = outcome.d;
       return {value: undefined, settle: finish(page, urlBefore, result, watcher, options)};
     }
+    // The caller's mark was answered before its action acted.
+    const mark = stable && options.mark !== undefined ? await options.mark : asked;
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
       // Wait for the DOM to settle, unless a navigation or dialog interrupts;
