@@ -228,12 +228,14 @@ describe('HTTP sessions: expiry', () => {
     try {
       const busy = await server.connect();
       await busy.call('list_pages');
-      // The other session calls all along (one call after another), so it
-      // never sits idle, however slow the machine is; it must stay.
+      // The other session calls all along (a call every 250 ms, a fortieth of
+      // the timeout: back to back, the calls kept a core busy for the whole
+      // wait), so it never sits idle for long, however slow the machine is; it must stay.
       keepAlive = (async () => {
         while (!stopKeepAlive) {
           const listed = await busy.call('list_pages');
           assert.equal(listed.isError, false, listed.text);
+          await new Promise(resolve => setTimeout(resolve, 250));
         }
       })();
       const before = await server.heapReport();
