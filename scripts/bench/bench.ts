@@ -67,7 +67,7 @@ const HELP = `Usage: npm run bench -- [flags]     (or: node build/scripts/bench/
   --only ours|theirs run a single server
   --skip LIST        comma list of phases to skip: cold,warm,concurrency,memory,install
   --scenarios REGEX  only warm scenarios whose id matches
-  --ours PATH        our server entry (default build/src/bin/cdp-mcp.js)
+  --ours PATH        our server entry (default dist/cdp-mcp.js: the packed bundle users run; build/src/bin/cdp-mcp.js for the compiled tree)
   --ours-arg ARG     extra arg for our server (repeatable), e.g. --ours-arg=--no-page-id-routing
   --theirs-arg ARG   extra arg for chrome-devtools-mcp (repeatable)
   --cdm-dir DIR      install/cache dir for chrome-devtools-mcp (default /tmp/cdp-mcp-bench/cdm)
@@ -108,7 +108,7 @@ function parseOptions(argv: string[]): Options {
     out: path.join(ROOT, '.bench', 'latest'),
     docs: false,
     skip: new Set(),
-    oursEntry: path.join(ROOT, 'build/src/bin/cdp-mcp.js'),
+    oursEntry: path.join(ROOT, 'dist/cdp-mcp.js'),
     oursArgs: [],
     theirsArgs: [],
     cdmDir: '/tmp/cdp-mcp-bench/cdm',
@@ -561,7 +561,7 @@ async function main(): Promise<number> {
         env: SERVER_ENV,
       });
     } else {
-      notes.push(`ours skipped: ${o.oursEntry} not found (run \`npm run build\`)`);
+      notes.push(`ours skipped: ${o.oursEntry} not found (run \`npm run build && npm run bundle\`)`);
       log(notes.at(-1)!);
     }
   }

@@ -8,9 +8,13 @@ import {FixtureServer} from '../support/fixtureServer.js';
 import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
 import {majorBrand, sampleCount} from '../support/mp4.js';
 
-/** A page that repaints every frame, so a recording has something to encode. */
+/**
+ * A page that repaints every frame, so a recording has something to encode:
+ * a counter only, where the whole page changing colour on every frame made
+ * each frame a full picture to encode (a core busy for as long as it was open).
+ */
 const ANIMATED = `<!doctype html><title>anim</title><h1 id="h">0</h1>
-<script>let n = 0; (function tick() { h.textContent = String(n++); document.body.style.background = n % 2 ? '#c00' : '#00c'; requestAnimationFrame(tick); })();</script>`;
+<script>let n = 0; (function tick() { h.textContent = String(n++); requestAnimationFrame(tick); })();</script>`;
 
 function savedPath(text: string): string {
   const m = /saved to (\S+)\.$/m.exec(text);
