@@ -53,7 +53,7 @@ function findRoot(): string {
 const ROOT = findRoot();
 
 const HELP = `Usage: npm run bench -- [flags]     (or: node build/scripts/bench/bench.js [flags])
-  --iterations N     measured calls per warm scenario after 3 warm-up calls (default 20; 5000-element snapshot: min(N, 7))
+  --iterations N     measured calls per warm scenario after 3 warm-up calls (default 20; 5000-element snapshot: min(N, 7); ping, list_pages, select_page: 10 N)
   --cold N           cold spawns per server, alternating (default 5)
   --concurrency N    calls fired at once in the concurrency scenario (default 20)
   --rounds N         rounds of the concurrency scenario (default min(iterations, 5))
@@ -67,7 +67,7 @@ const HELP = `Usage: npm run bench -- [flags]     (or: node build/scripts/bench/
   --only ours|theirs run a single server
   --skip LIST        comma list of phases to skip: cold,warm,concurrency,memory,install
   --scenarios REGEX  only warm scenarios whose id matches
-  --ours PATH        our server entry (default build/src/bin/cdp-mcp.js)
+  --ours PATH        our server entry (default dist/cdp-mcp.js: the packed bundle users run; build/src/bin/cdp-mcp.js for the compiled tree)
   --ours-arg ARG     extra arg for our server (repeatable), e.g. --ours-arg=--no-page-id-routing
   --theirs-arg ARG   extra arg for chrome-devtools-mcp (repeatable)
   --cdm-dir DIR      install/cache dir for chrome-devtools-mcp (default /tmp/cdp-mcp-bench/cdm)
@@ -108,7 +108,7 @@ function parseOptions(argv: string[]): Options {
     out: path.join(ROOT, '.bench', 'latest'),
     docs: false,
     skip: new Set(),
-    oursEntry: path.join(ROOT, 'build/src/bin/cdp-mcp.js'),
+    oursEntry: path.join(ROOT, 'dist/cdp-mcp.js'),
     oursArgs: [],
     theirsArgs: [],
     cdmDir: '/tmp/cdp-mcp-bench/cdm',
@@ -287,7 +287,7 @@ async function runWarm(sessions: Session[], o: Options, fx: FixtureServer, files
     }
     log(`warm: ${sc.id}`);
     const warm = sc.warmup ?? 3;
-    const total = warm + Math.min(o.iterations, sc.maxIterations ?? Infinity);
+    const total = warm + Math.min(o.iterations * (sc.samplesPerIteration ?? 1), sc.maxIterations ?? Infinity);
     const st = new Map<Side, {c: Ctx; error?: string; samples: number[]; last?: CallResult}>();
     for (const s of sessions) {
       const c: Ctx = {i: 0, total, uids: [], url: (p: string) => fx.url(p), files, pageId: s.pageId, state: {}};
@@ -561,7 +561,7 @@ async function main(): Promise<number> {
         env: SERVER_ENV,
       });
     } else {
-      notes.push(`ours skipped: ${o.oursEntry} not found (run \`npm run build\`)`);
+      notes.push(`ours skipped: ${o.oursEntry} not found (run \`npm run build && npm run bundle\`)`);
       log(notes.at(-1)!);
     }
   }

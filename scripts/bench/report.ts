@@ -135,6 +135,7 @@ export function renderMarkdown(rep: Report): string {
 }
 
 export const METHOD = [
+  'Ours is the packed bundle (`dist/cdp-mcp.js`, what `npm pack` ships and users run), theirs the registry package.',
   'Both servers run in the same bench process, one after the other within every iteration, over stdio with the MCP SDK',
   'client, each launching its own headless Chromium from the same binary with a temporary profile and the same',
   '`--viewport 1280x720`, against the same generated fixture pages served by a local HTTP server. The order alternates',

@@ -29,7 +29,8 @@ const DISABLED_GRACE_MS = 500;
 const COVERED_GRACE_MS = 300;
 
 /** Why an element cannot be acted on yet (the last one names the error at the deadline). */
-type Blocker = 'detached' | 'moved' | 'disabled' | 'hidden' | 'moving' | 'no box' | 'out of view' | 'covered';
+type Blocker =
+  'detached' | 'moved' | 'disabled' | 'hidden' | 'moving' | 'no box' | 'out of view' | 'covered' | 'closed root';
 
 /** Where to act, in top-level page coordinates. */
 export interface ActionPoint extends Point {
@@ -45,14 +46,17 @@ export interface ActionPoint extends Point {
  * the viewport and reports whether it is ready (connected, enabled, with a
  * box that did not move across an animation frame). An element the in-page
  * snapshot walk found (`walked`) that is now inside a closed shadow root has
- * moved where no snapshot of ours could have seen it.
+ * moved where no snapshot of ours could have seen it. While the server still
+ * checks whether an element of Chrome's tree moved into a closed shadow root
+ * (`unchecked`: ResolvedElement.checking), one inside such a root is left
+ * as it is (no scroll) until the next look.
  */
-const CHECK_ELEMENT = `function(checkEnabled, settle, centre, walked) {
+const CHECK_ELEMENT = `function(checkEnabled, settle, centre, walked, unchecked) {
   const el = this;
   if (!el.isConnected) return 'detached';
-  if (walked) {
+  if (walked || unchecked) {
     for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
-      if (root.mode === 'closed') return 'moved';
+      if (root.mode === 'closed') return walked ? 'moved' : 'closed root';
     }
   }
   if (checkEnabled) {
@@ -150,6 +154,8 @@ interface WaitState {
   settle: boolean;
   /** The next check scrolls the element to the middle of its frame. */
   centre: boolean;
+  /** The element's closed-shadow-root check still runs (ResolvedElement.checking): the first look waits for it. */
+  checking: Promise<void> | undefined;
   scrolls: number;
   centredForCover: boolean;
   /** The element on top, and since when one was. */
@@ -172,6 +178,7 @@ async function waitForActionPoint(
     deadline: started + ACTION_TIMEOUT_MS * cpuMultiplier(page),
     settle: false,
     centre: false,
+    checking: element.checking,
     scrolls: 0,
     centredForCover: false,
   };
@@ -197,7 +204,8 @@ async function lookOnce(
 ): Promise<Attempt> {
   const {verdict, located} = await checkElement(page, element, checkEnabled, state);
   if (verdict !== 'ok') {
-    return {blocker: verdict};
+    // In a closed shadow root it was in at its snapshot (the check waited for says so): look again at once.
+    return {blocker: verdict, now: verdict === 'closed root'};
   }
   const where = await located();
   if (!where) {
@@ -229,10 +237,13 @@ async function checkElement(
       {value: state.settle},
       {value: state.centre},
       {value: element.backendNodeId === undefined},
+      {value: state.checking !== undefined},
     ],
     awaitPromise: true,
     returnByValue: true,
   });
+  const checking = state.checking;
+  state.checking = undefined;
   const speculative = state.settle || state.centre ? undefined : locateOrLose(page, element);
   speculative?.catch(() => undefined);
   state.settle = false;
@@ -244,6 +255,8 @@ async function checkElement(
     }
     throw error;
   });
+  // Asked alongside: the element did not move into a closed shadow root (else this throws why).
+  await checking;
   const value = !answer
     ? 'moving'
     : answer.exceptionDetails

@@ -3,7 +3,7 @@
  * snapshot by uid, act on it the way a user would, and wait for what that
  * caused (runAndSettle). Each returns what happened (navigation, dialog).
  */
-import type {Page} from '../browser/core/Page.js';
+import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {runAndSettle, type SettleResult} from '../browser/core/settle.js';
 import {type CallControl, NO_CALL_CONTROL} from '../util/progress.js';
 import {actionPoint} from './actionPoint.js';
@@ -33,9 +33,27 @@ async function settled(
   page: Page,
   action: () => Promise<unknown>,
   {signal, progress}: CallControl,
+  mark?: Promise<number | undefined>,
 ): Promise<SettleResult> {
-  const {settle} = await runAndSettle(page, action, {signal, progress});
+  const {settle} = await runAndSettle(page, action, {signal, progress, mark});
   return settle;
+}
+
+/**
+ * Resolves a uid while the page marks its mutations, and leaves the
+ * element's closed-shadow-root check running: they go with the first
+ * questions about the element (actionPoint's first look, which waits for
+ * the check). The mark is the settle wait's (runAndSettle): the action waits
+ * for it before its input, as runAndSettle did before the action; it is
+ * unused when the uid does not resolve.
+ */
+async function resolveAndMark(
+  page: Page,
+  uid: string,
+): Promise<{element: ResolvedElement; mark: Promise<number | undefined>}> {
+  const mark = page.markMutations();
+  const element = await page.getElements().resolve(uid, {checkAlongside: true});
+  return {element, mark};
 }
 
 export async function clickElement(
@@ -44,21 +62,25 @@ export async function clickElement(
   dblClick: boolean,
   control: CallControl = NO_CALL_CONTROL,
 ): Promise<ActionResult> {
-  const elements = page.getElements();
-  const {role} = elements.describe(uid);
-  const element = await elements.resolve(uid);
+  const {role} = page.getElements().describe(uid);
+  const {element, mark} = await resolveAndMark(page, uid);
   let receivedBy: string | undefined;
   const settle = await settled(
     page,
     async () => {
-      if (!dblClick && role === 'option' && (await callOn<boolean>(element, SELECT_OPTION_ELEMENT))) {
-        return;
+      if (!dblClick && role === 'option') {
+        await Promise.all([element.checking, mark]);
+        if (await callOn<boolean>(element, SELECT_OPTION_ELEMENT)) {
+          return;
+        }
       }
       const point = await actionPoint(page, element, uid, true);
       receivedBy = point.receivedBy;
+      await mark;
       await mouseClick(page, point, dblClick ? 2 : 1);
     },
     control,
+    mark,
   );
   return receivedBy === undefined ? settle : {...settle, receivedBy};
 }
@@ -78,16 +100,18 @@ export async function hoverElement(
   uid: string,
   control: CallControl = NO_CALL_CONTROL,
 ): Promise<ActionResult> {
-  const element = await page.getElements().resolve(uid);
+  const {element, mark} = await resolveAndMark(page, uid);
   let receivedBy: string | undefined;
   const settle = await settled(
     page,
     async () => {
       const point = await actionPoint(page, element, uid, false, {gets: 'pointer'});
       receivedBy = point.receivedBy;
+      await mark;
       await mouseMove(page, point);
     },
     control,
+    mark,
   );
   return receivedBy === undefined ? settle : {...settle, receivedBy};
 }

@@ -11,7 +11,7 @@ import {errorMessage} from '../util/async.js';
 import {captureTree, SnapshotEnv} from './engine.js';
 import {type ExtraElement, insertExtraNodes} from './extraNodes.js';
 import {linesText, type PrintedLine, printedLines} from './format.js';
-import type {SnapNode} from './types.js';
+import type {ElementRef, SnapNode} from './types.js';
 import {type UidAssignment, UidRegistry} from './uids.js';
 
 function isStaleContext(error: unknown): boolean {
@@ -91,6 +91,9 @@ export interface NodeLook {
   name: string;
 }
 
+/** How many resolved elements' objects are kept (all are forgotten past it). */
+const OBJECTS_KEPT = 1_000;
+
 /** How many uids of elements gone from the page we remember the look of. */
 const GONE_KEPT = 5_000;
 
@@ -101,6 +104,8 @@ export class SnapshotState implements ElementResolver {
   #latest: UidAssignment | undefined;
   #lines: PrintedLine[] = [];
   #verbose = false;
+  /** The main-world object of elements resolved before, by frame, document and backend node id. */
+  readonly #objects = new Map<string, string>();
   /** The looks of nodes earlier snapshots showed and later ones did not, oldest first. */
   readonly #gone = new Map<string, NodeLook>();
 
@@ -200,31 +205,80 @@ export class SnapshotState implements ElementResolver {
     return !wasUnder(this.node(uid), closedHost);
   }
 
-  async resolve(uid: string): Promise<ResolvedElement> {
+  /**
+   * The element of a uid, in the main world. Its object is kept per DOM node
+   * and document: acting on the same element again skips DOM.resolveNode, and
+   * the check that it did not move into a closed shadow root (made every time)
+   * is what finds a kept object gone with its document or world. With
+   * `checkAlongside`, that check is not waited for but left in `checking`
+   * (asked alongside the caller's first question about the element).
+   */
+  async resolve(uid: string, {checkAlongside = false}: {checkAlongside?: boolean} = {}): Promise<ResolvedElement> {
     const node = this.node(uid);
     const ref = node.ref;
     if (!ref) {
       throw staleElementError(uid);
+    }
+    const key = `${ref.frame.key}/${ref.frame.loaderId}/${ref.backendNodeId}`;
+    const kept = this.#objects.get(key);
+    if (kept !== undefined && checkAlongside) {
+      return this.#alongside(uid, node, ref, kept, key);
+    }
+    if (kept !== undefined) {
+      try {
+        return await this.#checked(uid, node, ref, kept);
+      } catch (error) {
+        // Gone with its world or document: resolved again below, as a first time.
+        this.#objects.delete(key);
+        if (error instanceof ElementGoneError || !/Could not find object|context/i.test(errorMessage(error))) {
+          throw staleIfLost(uid, error);
+        }
+      }
     }
     try {
       const objectId = await mainWorldElement(ref.frame.session, ref.backendNodeId);
       if (!objectId) {
         throw staleElementError(uid);
       }
-      if (await movedIntoClosedRoot(ref.frame.session, objectId, node)) {
-        throw new ElementGoneError(uid, 'moved');
+      if (this.#objects.size >= OBJECTS_KEPT) {
+        this.#objects.clear();
       }
-      return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key};
+      this.#objects.set(key, objectId);
+      return checkAlongside
+        ? this.#alongside(uid, node, ref, objectId, key)
+        : await this.#checked(uid, node, ref, objectId);
     } catch (error) {
-      if (error instanceof ElementGoneError) {
-        throw error;
-      }
-      if (isStaleContext(error)) {
-        throw staleElementError(uid, error);
-      }
-      throw error;
+      this.#objects.delete(key);
+      throw staleIfLost(uid, error);
     }
   }
+
+  /** The element with its closed-shadow-root check running (a failure of it forgets the kept object). */
+  #alongside(uid: string, node: SnapNode, ref: ElementRef, objectId: string, key: string): ResolvedElement {
+    const checking = this.#checked(uid, node, ref, objectId).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#objects.delete(key);
+        throw staleIfLost(uid, error);
+      },
+    );
+    // Whoever acts on the element waits for it; a caller that fails before then leaves it unread.
+    checking.catch(() => undefined);
+    return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key, checking};
+  }
+
+  /** The element, unless it moved into a closed shadow root since the snapshot. */
+  async #checked(uid: string, node: SnapNode, ref: ElementRef, objectId: string): Promise<ResolvedElement> {
+    if (await movedIntoClosedRoot(ref.frame.session, objectId, node)) {
+      throw new ElementGoneError(uid, 'moved');
+    }
+    return {session: ref.frame.session, objectId, backendNodeId: ref.backendNodeId, frameId: ref.frame.key};
+  }
+}
+
+/** A failure to resolve a uid: a lost document or node is a stale uid. */
+function staleIfLost(uid: string, error: unknown): unknown {
+  return !(error instanceof ElementGoneError) && isStaleContext(error) ? staleElementError(uid, error) : error;
 }
 
 declare module '../browser/core/Page.js' {

@@ -114,7 +114,9 @@ export class SnapshotFrames {
         return undefined;
       }
       const session = this.page.frames.oopif(frameId)?.session ?? parent.session;
-      if (!(await this.#loaders(session)).has(frameId)) {
+      // A session whose frame tree this snapshot has not asked for (an out-of-process frame's):
+      // the frame's first read asks for it alongside, and finds the frame gone if it is.
+      if (this.#trees.has(session) && !(await this.#loaders(session)).has(frameId)) {
         // The frame appeared after this snapshot read the frame tree: read it again.
         this.#trees.delete(session);
         if (!(await this.#loaders(session)).has(frameId)) {

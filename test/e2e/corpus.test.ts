@@ -13,8 +13,22 @@
  * own take_snapshot text, acts with click / fill / type_text / press_key /
  * hover / drag, snapshots again, and once every step is done the app's own
  * state read back with evaluate_script must be the task's.
+ *
+ * And it is the proof of the snapshot cache (issue 25, src/snapshot/axCache.ts)
+ * on the real apps (it was snapshotCacheCorpus.test.ts, a third walk): our
+ * server runs with CDP_MCP_SNAPSHOT_CACHE=verify, so it keeps every frame's
+ * tree whatever its size, and every tree it gives again is also read fresh
+ * from Chrome and compared, in both modes. One that prints otherwise while
+ * the change signal says nothing changed fails that snapshot (axCache.ts
+ * #verify), and so the comparison. Each point takes a verbose snapshot then
+ * a plain one, so the plain one reuses what the verbose one read when nothing
+ * changed, and a step reuses the frames it did not touch. The last test reads
+ * the server's log: the cache must have been used, or the proof proves nothing.
  */
 import assert from 'node:assert/strict';
+import {mkdtemp, readFile, rm} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
 import {assertSamePoint, type ComparisonPoint, CorpusComparison} from '../support/corpus/compare.js';
@@ -27,15 +41,27 @@ import {type OraclePair, startOraclePair} from '../support/oracle.js';
 describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => {
   let fixtures: FixtureServer;
   let pair: OraclePair;
+  let logDir: string;
+  let logFile: string;
 
   before(async () => {
     fixtures = await new FixtureServer().start();
     await serveCorpus(fixtures, CORPUS);
-    pair = await startOraclePair({args: CORPUS_ARGS, record: 'corpus'});
+    logDir = await mkdtemp(join(tmpdir(), 'corpus-'));
+    logFile = join(logDir, 'server.log');
+    pair = await startOraclePair({
+      args: CORPUS_ARGS,
+      record: 'corpus',
+      oursArgs: ['--logFile', logFile],
+      env: {CDP_MCP_SNAPSHOT_CACHE: 'verify'},
+    });
   });
   after(async () => {
     await pair?.close();
     await fixtures?.stop();
+    if (logDir) {
+      await rm(logDir, {recursive: true, force: true});
+    }
   });
 
   for (const page of CORPUS) {
@@ -73,4 +99,11 @@ describe('corpus: take_snapshot equals chrome-devtools-mcp on real apps', () => 
       });
     });
   }
+
+  it('snapshot cache: reused kept trees, each equal to a fresh read', async () => {
+    const log = await readFile(logFile, 'utf8');
+    const reused = log.split('reused the kept tree').length - 1;
+    assert.ok(reused > CORPUS.length, `only ${reused} frame trees reused over the corpus`);
+    assert.doesNotMatch(log, /differs from a fresh read/);
+  });
 });

@@ -53,7 +53,15 @@ describe("snapshot fidelity against Chrome's accessibility tree", () => {
   /** Snapshot lines; the uids are compared as the servers give them (same algorithm, same numbers). */
   const lines = (text: string) => text.split('\n');
 
-  async function all(path: string): Promise<[string[], string[], string[]]> {
+  /** Each page's snapshots, taken once: the kitchen sink's serve two tests. */
+  const taken = new Map<string, Promise<[string[], string[], string[]]>>();
+  const all = (path: string) => {
+    const known = taken.get(path) ?? snapshots(path);
+    taken.set(path, known);
+    return known;
+  };
+
+  async function snapshots(path: string): Promise<[string[], string[], string[]]> {
     const url = fixtures.url(path);
     const results = await Promise.all(
       [fast, ax, auto].map(async server => {

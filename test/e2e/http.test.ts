@@ -28,6 +28,20 @@ async function errorText(response: Response): Promise<string> {
   return body.error?.message ?? '';
 }
 
+const ENV_TOKEN = 'env-token-0123456789abcdef';
+/**
+ * A server with its token from CDP_MCP_AUTH_TOKEN and heap reports on: the
+ * token test and the context-per-session tests need nothing else of theirs,
+ * so they share it. Started once, when first asked for.
+ */
+let envServer: Promise<HttpTestServer> | undefined;
+const serverWithEnvToken = () =>
+  (envServer ??= startHttpServer({env: {CDP_MCP_AUTH_TOKEN: ENV_TOKEN, CDP_MCP_HEAP_REPORT: '1'}}));
+
+after(async () => {
+  await (await envServer)?.close();
+});
+
 describe('Streamable HTTP: access', () => {
   let server: HttpTestServer;
 
@@ -154,17 +168,12 @@ describe('Streamable HTTP: starting', () => {
   });
 
   it('uses CDP_MCP_AUTH_TOKEN and prints no token', async () => {
-    const token = 'env-token-0123456789abcdef';
-    const server = await startHttpServer({env: {CDP_MCP_AUTH_TOKEN: token}});
-    try {
-      assert.equal(server.token, token);
-      assert.doesNotMatch(server.stderr(), /auth token/);
-      const session = await server.connect();
-      assert.equal((await session.call('list_pages')).isError, false);
-      await session.close();
-    } finally {
-      await server.close();
-    }
+    const server = await serverWithEnvToken();
+    assert.equal(server.token, ENV_TOKEN);
+    assert.doesNotMatch(server.stderr(), /auth token/);
+    const session = await server.connect();
+    assert.equal((await session.call('list_pages')).isError, false);
+    await session.close();
   });
 });
 
@@ -182,7 +191,7 @@ describe('Streamable HTTP: one browser context per session', () => {
       cookies.push(req.headers.cookie ?? '');
       res.writeHead(200, {'content-type': 'text/html'}).end('<p>echo</p>');
     });
-    server = await startHttpServer({env: {CDP_MCP_HEAP_REPORT: '1'}});
+    server = await serverWithEnvToken();
     a = await server.connect();
     b = await server.connect();
   });
@@ -190,7 +199,6 @@ describe('Streamable HTTP: one browser context per session', () => {
   after(async () => {
     await a?.close();
     await b?.close();
-    await server?.close();
     await fixtures?.stop();
   });
 

@@ -52,6 +52,14 @@ function startWait(session: HttpSession, pageId: number, timeout: number, signal
   return {started, result};
 }
 
+/** One server with the default flags, shared by the tests that need no other: started once, when first asked for. */
+let defaults: Promise<HttpTestServer> | undefined;
+const defaultServer = () => (defaults ??= startHttpServer());
+
+after(async () => {
+  await (await defaults)?.close();
+});
+
 describe('HTTP sessions: scheduling', () => {
   let fixtures: FixtureServer;
   const events: string[] = [];
@@ -109,30 +117,26 @@ describe('HTTP sessions: scheduling', () => {
   });
 
   it('without it, one call runs at a time server-wide: the other session waits', async () => {
-    const server = await startHttpServer();
-    try {
-      events.length = 0;
-      gate.reset();
-      const {a, b, pageA, pageB} = await twoSessions(server);
-      const order: string[] = [];
-      const waiting = startWait(a, pageA, 1_500);
-      await waiting.started;
-      const first = waiting.result.then(r => (order.push('a: wait_for'), r));
-      const opened = await b.call('evaluate_script', {
-        pageId: pageB,
-        function: `async () => (await fetch(${JSON.stringify(fixtures.url('/release'))})).text()`,
-      });
-      order.push('b: evaluate_script');
-      const waited = await first;
-      // B's call could only run after A's wait ran out: the gate never opened for it.
-      assert.equal(waited.isError, true);
-      assert.match(waited.text, /Timed out after waiting 1500 ms/);
-      assert.match(opened.text, /"ok"/);
-      assert.deepEqual(order, ['a: wait_for', 'b: evaluate_script']);
-      await Promise.all([a.close(), b.close()]);
-    } finally {
-      await server.close();
-    }
+    const server = await defaultServer();
+    events.length = 0;
+    gate.reset();
+    const {a, b, pageA, pageB} = await twoSessions(server);
+    const order: string[] = [];
+    const waiting = startWait(a, pageA, 1_500);
+    await waiting.started;
+    const first = waiting.result.then(r => (order.push('a: wait_for'), r));
+    const opened = await b.call('evaluate_script', {
+      pageId: pageB,
+      function: `async () => (await fetch(${JSON.stringify(fixtures.url('/release'))})).text()`,
+    });
+    order.push('b: evaluate_script');
+    const waited = await first;
+    // B's call could only run after A's wait ran out: the gate never opened for it.
+    assert.equal(waited.isError, true);
+    assert.match(waited.text, /Timed out after waiting 1500 ms/);
+    assert.match(opened.text, /"ok"/);
+    assert.deepEqual(order, ['a: wait_for', 'b: evaluate_script']);
+    await Promise.all([a.close(), b.close()]);
   });
 });
 
@@ -157,14 +161,13 @@ describe('HTTP sessions: cancellation and progress', () => {
     fixtures.route('/arrived', (_req, res) => {
       res.writeHead(200, {'content-type': 'text/plain'}).end(arrive ? 'yes' : 'no');
     });
-    server = await startHttpServer();
+    server = await defaultServer();
     session = await server.connect();
     pageId = pageIdOf((await session.call('list_pages')).text);
   });
 
   after(async () => {
     await session?.close();
-    await server?.close();
     await fixtures?.stop();
   });
 
@@ -228,12 +231,14 @@ describe('HTTP sessions: expiry', () => {
     try {
       const busy = await server.connect();
       await busy.call('list_pages');
-      // The other session calls all along (one call after another), so it
-      // never sits idle, however slow the machine is; it must stay.
+      // The other session calls all along (a call every 250 ms, a fortieth of
+      // the timeout: back to back, the calls kept a core busy for the whole
+      // wait), so it never sits idle for long, however slow the machine is; it must stay.
       keepAlive = (async () => {
         while (!stopKeepAlive) {
           const listed = await busy.call('list_pages');
           assert.equal(listed.isError, false, listed.text);
+          await new Promise(resolve => setTimeout(resolve, 250));
         }
       })();
       const before = await server.heapReport();

@@ -49,7 +49,18 @@ fetch('/data.json').then(response => response.json());
 </script>`;
 
 /** The server's flags in the pass: the heap analysis tools on, and a URL pattern (its polyfill loads at start). */
-const PASS_FLAGS = [...TEST_FLAGS, '--memoryDebugging', '--blockedUrlPattern=*://blocked.invalid/*'];
+/**
+ * --viewport: the screencast and the screenshot are taken at the viewport's
+ * size, and the headless default (1905x2053) made each frame a 4-megapixel
+ * picture to encode.
+ */
+const PASS_FLAGS = [
+  ...TEST_FLAGS,
+  '--memoryDebugging',
+  '--blockedUrlPattern=*://blocked.invalid/*',
+  '--viewport',
+  '800x600',
+];
 
 /** Spawned processes find the Node.js that runs this test first on PATH (the bin's `#!/usr/bin/env node`). */
 const ENV = {

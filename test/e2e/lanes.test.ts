@@ -13,16 +13,15 @@ function pageHtml(title: string): string {
   return `<title>${title}</title><button onclick="window.clicks = (window.clicks || 0) + 1">Press</button>`;
 }
 
-/** Runs in the page: tells the fixture server it starts, then never returns. */
-const SPIN = `() => { const x = new XMLHttpRequest(); x.open('GET', '/spinning', false); x.send(); while (true) {} }`;
-
 describe('--lanes page: a stuck page holds back only its own calls', () => {
   let fixtures: FixtureServer;
   let mcp: TestServer;
+  // Page 1 blocks in a request that never gets its answer: stuck as in while (true), with no
+  // core spinning for the whole bound (lanesHung.test.ts keeps a page that spins for real).
+  const holds = new Holds();
 
   before(async () => {
     fixtures = await new FixtureServer().start();
-    fixtures.route('/spinning', {body: 'ok'});
     for (const n of [1, 2, 3, 4, 5]) {
       fixtures.html(`/p${n}`, pageHtml(`P${n}`));
     }
@@ -41,15 +40,25 @@ describe('--lanes page: a stuck page holds back only its own calls', () => {
   after(async () => {
     await mcp?.close();
     await fixtures?.stop();
+    await holds.stop();
   });
 
-  it('runs take_snapshot, click, evaluate_script and list_pages on page 2 while page 1 spins in while(true)', async () => {
+  it('runs take_snapshot, click, evaluate_script and list_pages on page 2 while page 1 never yields', async () => {
+    const hold = await holds.next();
     const hung = track(
-      mcp.client.callTool({name: 'evaluate_script', arguments: {pageId: 1, function: SPIN}}, undefined, {
-        timeout: CALL_TIMEOUT_MS,
-      }),
+      mcp.client.callTool(
+        {
+          name: 'evaluate_script',
+          arguments: {
+            pageId: 1,
+            function: `() => { const x = new XMLHttpRequest(); x.open('GET', '${hold.url}', false); x.send(); }`,
+          },
+        },
+        undefined,
+        {timeout: CALL_TIMEOUT_MS},
+      ),
     );
-    await until(() => fixtures.requests.some(r => r.url === '/spinning'), 'page 1 to start spinning');
+    await until(hold.reached, 'page 1 to block in its request');
 
     // Page 2's lane is free: its snapshot starts while page 1's call is stuck.
     const {result: snapshot, during} = await startedWhile(mcp.stderr, 'take_snapshot', 2, hung, () =>

@@ -9,7 +9,7 @@
  * Each tool has a stuck page of its own, and they all run at once (issue 19:
  * the file costs about one bound, not one per tool). The pages are blocked
  * in a request that never gets its answer (hungPages.ts, Holds): stuck as in
- * while (true), which lanesHung.test.ts and lanes.test.ts keep, without a
+ * while (true), which lanesHung.test.ts keeps, without a
  * core spinning for each.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -382,13 +382,13 @@ describe('heap snapshots: bad input gets a clear error, and the server stays usa
 describe('heap snapshots: the heap host never outlives the server', () => {
   it('exits when the server is killed', async () => {
     const workspace = mkdtempSync(join(process.cwd(), '.ws-heap-kill-'));
-    const fixtures = await new FixtureServer().start();
-    fixtures.html('/leak', LEAK_PAGE);
+    // Any snapshot keeps a host running: a small well-formed one, so no browser is started for it.
+    const snapshot = join(workspace, 'one.heapsnapshot');
+    writeStringHeavySnapshot(snapshot, 100);
     const mcp = await startServer({args: MEMORY_FLAGS, roots: [pathToFileURL(workspace).href]});
     try {
-      await mcp.call('navigate_page', {url: fixtures.url('/leak')});
-      await mcp.call('take_heapsnapshot', {filePath: join(workspace, 'one')});
-      await mcp.call('get_heapsnapshot_summary', {});
+      const summary = await mcp.call('get_heapsnapshot_summary', {filePath: snapshot});
+      assert.equal(summary.isError, false, summary.text);
       const [host] = await heapHosts(mcp.pid);
       assert.ok(host);
       process.kill(mcp.pid ?? 0, 'SIGKILL');
@@ -400,7 +400,6 @@ describe('heap snapshots: the heap host never outlives the server', () => {
       assert.equal((await findProcesses('devtools/heap/host.js')).includes(host), false, 'the heap host exited');
     } finally {
       await mcp.close().catch(() => undefined);
-      await fixtures.stop();
       rmSync(workspace, {recursive: true, force: true});
     }
   });
@@ -417,10 +416,11 @@ describe('heap snapshots: memory limits', () => {
     fixtures.html('/leak', LEAK_PAGE);
     const taker = await startServer({args: MEMORY_FLAGS, roots: [pathToFileURL(workspace).href]});
     await taker.call('navigate_page', {url: fixtures.url('/leak')});
-    snapshots = [join(workspace, 'one.heapsnapshot'), join(workspace, 'two.heapsnapshot')];
-    for (const file of snapshots) {
-      await taker.call('take_heapsnapshot', {filePath: file});
-    }
+    const [one, two] = [join(workspace, 'one.heapsnapshot'), join(workspace, 'two.heapsnapshot')];
+    snapshots = [one, two];
+    // Two files of a real snapshot's size: the limits count files, so the second may be a copy.
+    await taker.call('take_heapsnapshot', {filePath: one});
+    copyFileSync(one, two);
     await taker.close();
   });
 
@@ -474,14 +474,16 @@ describe('heap snapshots: memory limits', () => {
 
   it('reports a snapshot that exhausts the analysis memory, then keeps working', async () => {
     const heavy = join(workspace, 'heavy.heapsnapshot');
-    // 25 MB of short strings: within what the limit admits, but parsed they need about 130 MB.
-    writeStringHeavySnapshot(heavy, 3_300_000);
-    await withLimit(96, async mcp => {
+    // 15 MB of short strings: within what the limit admits (it needs 24 MB + 2.5 times
+    // the file, 61 MB), but parsed they need about 85 MB. At the lowest limit
+    // (the analysis thread gets 64 MB at least), so running out costs less.
+    writeStringHeavySnapshot(heavy, 2_100_000);
+    await withLimit(64, async mcp => {
       const result = await mcp.call('get_heapsnapshot_summary', {filePath: heavy});
       assert.equal(result.isError, true);
       assert.match(
         result.text,
-        /heavy\.heapsnapshot ran out of memory\. Loading it needs more than the heap analysis limit of 96 MB/,
+        /heavy\.heapsnapshot ran out of memory\. Loading it needs more than the heap analysis limit of 64 MB/,
       );
       const next = await mcp.call('get_heapsnapshot_summary', {filePath: snapshots[0]});
       assert.equal(next.isError, false, next.text);

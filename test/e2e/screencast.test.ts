@@ -8,15 +8,26 @@ import {FixtureServer} from '../support/fixtureServer.js';
 import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
 import {majorBrand, sampleCount} from '../support/mp4.js';
 
-/** A page that repaints every frame, so a recording has something to encode. */
+/**
+ * A page that repaints every frame, so a recording has something to encode:
+ * a counter only, where the whole page changing colour on every frame made
+ * each frame a full picture to encode (a core busy for as long as it was open).
+ */
 const ANIMATED = `<!doctype html><title>anim</title><h1 id="h">0</h1>
-<script>let n = 0; (function tick() { h.textContent = String(n++); document.body.style.background = n % 2 ? '#c00' : '#00c'; requestAnimationFrame(tick); })();</script>`;
+<script>let n = 0; (function tick() { h.textContent = String(n++); requestAnimationFrame(tick); })();</script>`;
 
 function savedPath(text: string): string {
   const m = /saved to (\S+)\.$/m.exec(text);
   assert.ok(m?.[1], text);
   return m[1];
 }
+
+/**
+ * The first page's size: recordings are taken at the viewport's size, and the
+ * headless default (1905x2053, chrome-devtools-mcp's) made every frame a
+ * 4-megapixel picture to encode: 60 frames took a core 20 s on a busy machine.
+ */
+const VIEWPORT = ['--viewport', '800x600'];
 
 const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -91,7 +102,7 @@ describe('screencast (Chrome recorder)', () => {
     dir = await mkdtemp(join(tmpdir(), 'screencast-test-'));
     fixtures = await new FixtureServer().start();
     fixtures.html('/anim', ANIMATED);
-    mcp = await startServer();
+    mcp = await startServer({args: VIEWPORT});
     await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/anim')});
   });
 
@@ -230,7 +241,7 @@ describe('screencast (legacy ffmpeg recorder)', () => {
 
   it('says ffmpeg is missing, and leaves no temp folder behind', async () => {
     // A missing --experimentalFfmpegPath is refused at startup; ffmpeg missing from PATH shows when recording starts.
-    const mcp = await startServer({args: ['--experimentalScreencast'], env: {PATH: dir}});
+    const mcp = await startServer({args: ['--experimentalScreencast', ...VIEWPORT], env: {PATH: dir}});
     try {
       await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/anim')});
       const before = await screencastDirs();
@@ -262,7 +273,7 @@ describe('screencast (legacy ffmpeg recorder)', () => {
     // The stand-in's command line (the server's own has the path too, as a flag value).
     const running = `${ffmpeg} -loglevel`;
     const mcp = await startServer({
-      args: ['--experimentalScreencast', '--experimentalFfmpegPath', ffmpeg, '--screencastFps', '10'],
+      args: ['--experimentalScreencast', '--experimentalFfmpegPath', ffmpeg, '--screencastFps', '10', ...VIEWPORT],
     });
     try {
       await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/anim')});

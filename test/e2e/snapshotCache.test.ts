@@ -5,7 +5,7 @@
  * unchanged page (the server's log says so), then changes the page one way
  * that can change Chrome's tree, and checks the next snapshot shows the
  * change: a cache that wrongly reused the kept tree fails it. The proof on
- * the real apps is snapshotCacheCorpus.test.ts.
+ * the real apps is corpus.test.ts (its server runs in verify mode).
  */
 import assert from 'node:assert/strict';
 import {mkdtemp, readFile} from 'node:fs/promises';

@@ -12,12 +12,12 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {request as httpRequest} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {after, before, describe, it} from 'node:test';
+import {after, describe, it} from 'node:test';
 
 import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
 import {Ajv2020} from 'ajv/dist/2020.js';
 
-import {startHttpServer} from '../support/httpClient.js';
+import {type HttpTestServer, startHttpServer} from '../support/httpClient.js';
 import {SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
 
 /** Every flag that offers more tools: the check covers all of them. */
@@ -36,16 +36,23 @@ const SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 const WARNING_ARG = '--chromeArg=--remote-debugging-port=0';
 const PORT_WARNING = /A --chromeArg opens a DevTools port/;
 
-describe('unknown tools', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+/**
+ * Servers shared by the tests that need nothing of their own (the stdio one
+ * with the default flags, the HTTP one with --allowedHost for the Host
+ * check): started once, when first asked for.
+ */
+let stdio: Promise<TestServer> | undefined;
+let http: Promise<HttpTestServer> | undefined;
+const stdioServer = () => (stdio ??= startServer());
+const httpServer = () => (http ??= startHttpServer({args: ['--allowedHost', 'mcp.internal.test']}));
 
+after(async () => {
+  await Promise.all([stdio?.then(server => server.close()), http?.then(server => server.close())]);
+});
+
+describe('unknown tools', () => {
   it('are a JSON-RPC error -32602 naming close tools, and the session goes on', async () => {
+    const server = await stdioServer();
     await assert.rejects(
       server.client.callTool({name: 'navigate_to', arguments: {}}),
       (error: Error & {code?: number}) => {
@@ -62,38 +69,29 @@ describe('unknown tools', () => {
 
 describe('unknown tools over HTTP', () => {
   it('are the same -32602 error', async () => {
-    const http = await startHttpServer();
-    try {
-      const session = await http.connect();
-      await assert.rejects(session.client.callTool({name: 'nope', arguments: {}}), {code: -32602});
-      await session.close();
-    } finally {
-      await http.close();
-    }
+    const session = await (await httpServer()).connect();
+    await assert.rejects(session.client.callTool({name: 'nope', arguments: {}}), {code: -32602});
+    await session.close();
   });
 });
 
 describe('HTTP 401 as RFC 6750 says', () => {
   it('challenges a request without a token, and says invalid_token for a wrong one', async () => {
-    const http = await startHttpServer();
-    try {
-      const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'ping'});
-      const headers = {'content-type': 'application/json', accept: 'application/json, text/event-stream'};
-      const none = await fetch(http.url, {method: 'POST', headers, body});
-      assert.equal(none.status, 401);
-      assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="cdp-mcp"');
-      assert.match(((await none.json()) as {error: {message: string}}).error.message, /^Missing token\./);
-      const wrong = await fetch(http.url, {
-        method: 'POST',
-        headers: {...headers, authorization: 'Bearer not-the-token-at-all'},
-        body,
-      });
-      assert.equal(wrong.status, 401);
-      assert.match(wrong.headers.get('www-authenticate') ?? '', /^Bearer realm="cdp-mcp", error="invalid_token"/);
-      assert.match(((await wrong.json()) as {error: {message: string}}).error.message, /^Wrong token/);
-    } finally {
-      await http.close();
-    }
+    const server = await httpServer();
+    const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'ping'});
+    const headers = {'content-type': 'application/json', accept: 'application/json, text/event-stream'};
+    const none = await fetch(server.url, {method: 'POST', headers, body});
+    assert.equal(none.status, 401);
+    assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="cdp-mcp"');
+    assert.match(((await none.json()) as {error: {message: string}}).error.message, /^Missing token\./);
+    const wrong = await fetch(server.url, {
+      method: 'POST',
+      headers: {...headers, authorization: 'Bearer not-the-token-at-all'},
+      body,
+    });
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.headers.get('www-authenticate') ?? '', /^Bearer realm="cdp-mcp", error="invalid_token"/);
+    assert.match(((await wrong.json()) as {error: {message: string}}).error.message, /^Wrong token/);
   });
 });
 
@@ -124,26 +122,22 @@ describe('HTTP Host header check', () => {
   }
 
   it('refuses a name the server does not answer to, and takes one given with --allowedHost', async () => {
-    const http = await startHttpServer({args: ['--allowedHost', 'mcp.internal.test']});
-    try {
-      const port = new URL(http.url).port;
-      const evil = await postWithHost(http.url, http.token, `evil.example:${port}`);
-      assert.equal(evil.status, 403);
-      assert.match(
-        evil.body,
-        /Host \\"evil\.example:\d+\\" is not a name this server answers to.*--allowedHost evil\.example/,
-      );
-      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `mcp.internal.test:${port}`]) {
-        const ok = await postWithHost(http.url, http.token, host);
-        assert.notEqual(ok.status, 403, host);
-      }
-      // The SDK client (Host: 127.0.0.1) still works.
-      const session = await http.connect();
-      assert.equal((await session.call('list_pages')).isError, false);
-      await session.close();
-    } finally {
-      await http.close();
+    const server = await httpServer();
+    const port = new URL(server.url).port;
+    const evil = await postWithHost(server.url, server.token, `evil.example:${port}`);
+    assert.equal(evil.status, 403);
+    assert.match(
+      evil.body,
+      /Host \\"evil\.example:\d+\\" is not a name this server answers to.*--allowedHost evil\.example/,
+    );
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `mcp.internal.test:${port}`]) {
+      const ok = await postWithHost(server.url, server.token, host);
+      assert.notEqual(ok.status, 403, host);
     }
+    // The SDK client (Host: 127.0.0.1) still works.
+    const session = await server.connect();
+    assert.equal((await session.call('list_pages')).isError, false);
+    await session.close();
   });
 });
 
@@ -188,14 +182,9 @@ describe('tools/list for a spec-checking client', () => {
   }
 
   it('refuses the unknown argument the schema closes out', async () => {
-    const server = await startServer();
-    try {
-      const result = await server.call('list_pages', {bogus: 1});
-      assert.equal(result.isError, true);
-      assert.match(result.text, /Unknown argument for tool "list_pages": "bogus"/);
-    } finally {
-      await server.close();
-    }
+    const result = await (await stdioServer()).call('list_pages', {bogus: 1});
+    assert.equal(result.isError, true);
+    assert.match(result.text, /Unknown argument for tool "list_pages": "bogus"/);
   });
 });
 
@@ -283,13 +272,9 @@ describe('a person at a terminal', () => {
   });
 
   it('stays silent for an MCP client (stdin is a pipe)', async () => {
-    const server = await startServer();
-    try {
-      await server.client.listTools();
-      assert.doesNotMatch(server.stderr(), /waiting for an MCP client/);
-    } finally {
-      await server.close();
-    }
+    const server = await stdioServer();
+    await server.client.listTools();
+    assert.doesNotMatch(server.stderr(), /waiting for an MCP client/);
   });
 });
 

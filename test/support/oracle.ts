@@ -59,6 +59,8 @@ export interface OracleOptions {
   args?: string[];
   /** Extra environment for our server only (e.g. CDP_MCP_SNAPSHOT_ENGINE). */
   env?: Record<string, string>;
+  /** Extra flags for our server only (e.g. `--logFile`): the reference's record does not depend on them. */
+  oursArgs?: string[];
   /**
    * The name of the reference's record (referenceRecord.ts): its answers are
    * replayed from test/records when recorded for this Chromium. Without one,
@@ -87,7 +89,7 @@ export async function startOraclePair(options: OracleOptions = {}): Promise<Orac
     // Whole outputs, as the reference gives them (ours caps them by default).
     startServer({
       replaceFlags: true,
-      args: [...ourFlags, ...window, '--maxOutputChars', '0', ...extra],
+      args: [...ourFlags, ...window, '--maxOutputChars', '0', ...extra, ...(options.oursArgs ?? [])],
       env: options.env,
     }),
     options.record ? referenceServer(options.record, recordFlags, startTheirs) : startTheirs(),

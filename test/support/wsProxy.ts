@@ -3,6 +3,30 @@ import type {AddressInfo, Socket} from 'node:net';
 
 import WebSocket from 'ws';
 
+/** One CDP command the client sent through the proxy, with when it went and when Chrome answered. */
+export interface ProxiedCommand {
+  method: string;
+  sessionId: string | undefined;
+  /** performance.now() when the proxy forwarded it. */
+  sent: number;
+  answered?: number;
+}
+
+/**
+ * Sequential round trips among `commands` (say, one session's during one
+ * call): how many of them went while none of the others was awaiting an
+ * answer, i.e. after the client had waited for every answer before asking
+ * again. Commands sent together count once.
+ */
+export function roundTrips(commands: ProxiedCommand[]): number {
+  return commands.filter(c => startsRoundTrip(c, commands)).length;
+}
+
+/** Whether `command` went while none of `commands` awaited an answer. */
+export function startsRoundTrip(command: ProxiedCommand, commands: ProxiedCommand[]): boolean {
+  return !commands.some(d => d !== command && d.sent < command.sent && (d.answered ?? Infinity) > command.sent);
+}
+
 /**
  * A stand-in for a browser farm's CDP gateway: a WebSocket proxy that wants
  * a header on the handshake, forwards frames to a real Chromium, can refuse
@@ -15,11 +39,11 @@ export class WsProxy {
   readonly #live = new Set<{client: WebSocket; upstream: WebSocket}>();
   #refuse = 0;
   /** The CDP commands the client sent through the proxy, in order (what a test counts). */
-  readonly commands: Array<{method: string; sessionId: string | undefined}> = [];
+  readonly commands: ProxiedCommand[] = [];
   /** Per method, the most commands of it sent and not yet answered at one time. */
   readonly maxInFlight = new Map<string, number>();
   /** Commands awaiting an answer, by connection and id. */
-  readonly #pending = new Map<string, string>();
+  readonly #pending = new Map<string, ProxiedCommand>();
   #connections = 0;
   readonly #inFlight = new Map<string, number>();
   /** Handshakes seen: accepted, rejected for the header, refused on purpose. */
@@ -77,11 +101,13 @@ export class WsProxy {
     }
     try {
       const {id, method, sessionId} = JSON.parse(text) as {id?: number; method?: string; sessionId?: string};
-      if (method) {
-        this.commands.push({method, sessionId});
+      if (!method) {
+        return;
       }
-      if (method && id !== undefined) {
-        this.#pending.set(`${connection}:${id}`, method);
+      const command: ProxiedCommand = {method, sessionId, sent: performance.now()};
+      this.commands.push(command);
+      if (id !== undefined) {
+        this.#pending.set(`${connection}:${id}`, command);
         const inFlight = (this.#inFlight.get(method) ?? 0) + 1;
         this.#inFlight.set(method, inFlight);
         this.maxInFlight.set(method, Math.max(this.maxInFlight.get(method) ?? 0, inFlight));
@@ -97,8 +123,10 @@ export class WsProxy {
       typeof data === 'string' ? data.slice(0, 24) : Buffer.isBuffer(data) ? data.toString('utf8', 0, 24) : '';
     const id = /^\{"id":(\d+)/.exec(head)?.[1];
     const key = `${connection}:${id}`;
-    const method = id === undefined ? undefined : this.#pending.get(key);
-    if (method !== undefined) {
+    const command = id === undefined ? undefined : this.#pending.get(key);
+    if (command !== undefined) {
+      command.answered = performance.now();
+      const {method} = command;
       this.#pending.delete(key);
       this.#inFlight.set(method, (this.#inFlight.get(method) ?? 1) - 1);
     }
@@ -130,7 +158,10 @@ export class WsProxy {
           }
         });
         upstream.on('message', (data: WebSocket.Data) => {
-          this.#answered(data, connection);
+          // Counted as answered after the client's commands already read in this turn of the event loop:
+          // the client sent those before it could see this answer (two cores: its pipelined frames may
+          // come in the same turn as Chrome's answer to the first of them).
+          setImmediate(() => this.#answered(data, connection));
           if (client.readyState === WebSocket.OPEN) {
             client.send(data);
           }

@@ -39,6 +39,8 @@ export interface ResolvedElement {
   backendNodeId?: number;
   /** Identifies the frame (document) the element lives in. */
   frameId: string;
+  /** resolve(uid, {checkAlongside}): its closed-shadow-root check, still running (act only once it resolved). */
+  checking?: Promise<void>;
 }
 
 /** What input tools need to know about a snapshot node besides its element. */
@@ -81,7 +83,7 @@ export function staleElementError(uid: string, cause?: unknown): ElementGoneErro
 
 /** Maps snapshot uids to live elements; provided by the snapshot layer. */
 export interface ElementResolver {
-  resolve(uid: string): Promise<ResolvedElement>;
+  resolve(uid: string, options?: {checkAlongside?: boolean}): Promise<ResolvedElement>;
   /** Role and options of the node behind a uid; throws the unknown-uid error. */
   describe(uid: string): ElementSummary;
   /** The uid a DOM node has in the latest snapshot, if any (links DevTools issues to elements). */
@@ -130,10 +132,7 @@ export class Page {
    * counted since the page opened: responses wait for them to begin.
    */
   downloadsExpected = 0;
-  /**
-   * Extra sessions to this page being attached (DevTools' own models use one):
-   * their attach events are not new pages.
-   */
+  /** Extra sessions to this page being attached (DevTools' own models use one): their attach events are not new pages. */
   auxiliaryAttaches = 0;
   /** Set once a snapshot has been taken on this page. */
   elements: ElementResolver | undefined;

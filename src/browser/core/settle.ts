@@ -35,6 +35,13 @@ export interface SettleOptions {
   timeout?: number;
   /** Wait for the DOM to stop changing (default true). */
   waitForStableDom?: boolean;
+  /**
+   * The page's mutation mark (page.markMutations()), when the caller asked
+   * for it already, alongside its own questions: then its action waits for
+   * it before it acts on the page (the input, a script that changes it), and
+   * its first questions go with it instead of after it.
+   */
+  mark?: Promise<number | undefined>;
   handleDialog?: DialogPolicy;
   /** Throw when the navigation does not finish in time (navigate_page); otherwise it is only logged. */
   navigationMustFinish?: boolean;
@@ -86,7 +93,8 @@ export async function runAndSettle<T>(
   throwIfCancelled(signal);
   const watcher = watchAction(page, result, options);
   try {
-    const mark = options.waitForStableDom === false ? undefined : await page.markMutations();
+    const stable = options.waitForStableDom !== false;
+    const asked = stable && options.mark === undefined ? await page.markMutations() : undefined;
     const crashed = watcher.crashed.promise.then(error => Promise.reject(error));
     crashed.catch(() => {});
     const outcome = await act(action, watcher, crashed, signal);
@@ -94,6 +102,8 @@ export async function runAndSettle<T>(
       result.dialog = outcome.d;
       return {value: undefined, settle: finish(page, urlBefore, result, watcher, options)};
     }
+    // The caller's mark was answered before its action acted.
+    const mark = stable && options.mark !== undefined ? await options.mark : asked;
     const navTimeout = options.timeout ?? ACTION_NAVIGATION_MS * networkMultiplier(page);
     if (!watcher.started.settled && mark !== undefined && options.waitForStableDom !== false) {
       // Wait for the DOM to settle, unless a navigation or dialog interrupts;
