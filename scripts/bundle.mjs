@@ -9,6 +9,8 @@
 //                                     HTTP transport)
 //   dist/heap-host.js, heap-thread.js the heap analysis process and its worker
 //                                     threads (forked and started by file)
+//   dist/trace-host.js                the trace analysis process (forked for
+//                                     each trace, by file)
 //   dist/vendor/                      the DevTools and Lighthouse bundles
 //                                     (build/vendor/), still loaded only when a
 //                                     tool needs them, and get_page_text's
@@ -96,6 +98,8 @@ const result = await esbuild.build({
     // own (src/devtools/heap/entryPoints.ts looks for these names).
     'heap-host': path.join(BUILD, 'src/devtools/heap/host.js'),
     'heap-thread': path.join(BUILD, 'src/devtools/heap/thread.js'),
+    // The trace analysis process (src/devtools/trace/TraceHost.ts looks for this name).
+    'trace-host': path.join(BUILD, 'src/devtools/trace/host.js'),
   },
   outdir: DIST,
   bundle: true,

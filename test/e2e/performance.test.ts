@@ -1,18 +1,33 @@
 import assert from 'node:assert/strict';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {readFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
+import {pathToFileURL} from 'node:url';
 import {gunzipSync} from 'node:zlib';
 
 import {analyzeTrace, formatTraceSummary, insightNames} from '../../src/devtools/trace/analysis.js';
 import {routePerformancePages} from '../support/devtoolsFixtures.js';
 import {FixtureServer} from '../support/fixtureServer.js';
-import {startServer, type TestServer} from '../support/mcpClient.js';
+import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
+import {MODULES_RUN_ON_STDERR, modulesRun} from '../support/modulesRun.js';
 import {callResultOf} from '../support/referenceRecord.js';
 
 const ALREADY_RUNNING =
   'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.';
+
+/** The trace analysis processes of one server (never another test's). */
+async function traceHosts(serverPid: number | null): Promise<number[]> {
+  const hosts: number[] = [];
+  for (const pid of await findProcesses('devtools/trace/host.js')) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === serverPid) {
+      hosts.push(pid);
+    }
+  }
+  return hosts;
+}
 
 /** The insight names listed under one insight set of a summary. */
 function listedInsights(summary: string, setId = 'NAVIGATION_0'): string[] {
@@ -29,7 +44,7 @@ describe('performance traces', () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
     outDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-perf-test-'));
-    mcp = await startServer({args: ['--no-page-id-routing']});
+    mcp = await startServer({args: ['--no-page-id-routing'], nodeArgs: MODULES_RUN_ON_STDERR});
   });
 
   after(async () => {
@@ -110,6 +125,15 @@ describe('performance traces', () => {
       unknownName.text,
       'No Insight with the name Speed found. Double check the name you provided is accurate and try again.',
     );
+  });
+
+  it("parses traces in a process of its own: the server never runs DevTools' trace engine", async () => {
+    const modules = modulesRun(mcp.stderr());
+    assert.ok(modules.includes('src/devtools/trace/PerformanceTracer.js'), `the report works: ${modules.join(', ')}`);
+    // The engine is megabytes of code, and each parsed trace tens of MB: they stayed in the server's memory.
+    const engine = modules.filter(m => m.startsWith('vendor/') || m.endsWith('devtools/trace/analysis.js'));
+    assert.deepEqual(engine, [], 'trace engine modules run in the server');
+    assert.deepEqual(await traceHosts(mcp.pid), [], 'the trace analysis process is gone after the call');
   });
 
   it('starts and stops by hand, refusing a second start and a stop without start', async () => {
@@ -204,5 +228,88 @@ describe('performance traces', () => {
       order.every((index, i) => index >= 0 && (i === 0 || index > (order[i - 1] ?? -1))),
       messages.join(' | '),
     );
+  });
+});
+
+/**
+ * A server whose first trace analysis process does `action` as soon as it has
+ * read the whole trace (a script given to the server's processes through
+ * NODE_OPTIONS; the marker file holds that process's pid).
+ */
+async function serverWithHostAction(
+  action: string,
+): Promise<{server: TestServer; fixtures: FixtureServer; marker: string; dispose: () => Promise<void>}> {
+  const fixtures = await new FixtureServer().start();
+  routePerformancePages(fixtures);
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-mcp-trace-host-'));
+  const script = join(dir, 'action.mjs');
+  const marker = join(dir, 'pid');
+  writeFileSync(
+    script,
+    `import {existsSync, writeFileSync} from 'node:fs';
+if (/devtools[\\/]trace[\\/]host\\.js$/.test(process.argv[1] ?? '') && !existsSync(${JSON.stringify(marker)})) {
+  writeFileSync(${JSON.stringify(marker)}, String(process.pid));
+  process.stdin.once('end', () => { ${action} });
+}
+`,
+  );
+  const server = await startServer({
+    args: ['--no-page-id-routing'],
+    env: {NODE_OPTIONS: `--import=${pathToFileURL(script).href}`},
+  });
+  return {
+    server,
+    fixtures,
+    marker,
+    dispose: async () => {
+      await server.close().catch(() => undefined);
+      await fixtures.stop();
+      rmSync(dir, {recursive: true, force: true});
+    },
+  };
+}
+
+describe('performance traces: the trace analysis process dies', () => {
+  it('fails the call saying so, and the next trace works', async () => {
+    const {server, fixtures, marker, dispose} = await serverWithHostAction("process.kill(process.pid, 'SIGKILL');");
+    try {
+      await server.call('navigate_page', {url: fixtures.url('/shop')});
+      const failed = await server.call('performance_start_trace', {});
+      assert.equal(failed.isError, true, failed.text);
+      assert.match(
+        failed.text,
+        /^The performance trace has been stopped\.\n[^]*The trace analysis process stopped \(it was killed \(SIGKILL\)\) before it finished, probably out of memory\. Its output is in the server's stderr\.$/,
+      );
+      assert.ok(readFileSync(marker, 'utf8'), 'the first analysis process ran the hook');
+      assert.deepEqual(await traceHosts(server.pid), []);
+      const next = await server.call('performance_start_trace', {});
+      assert.equal(next.isError, false, next.text);
+      assert.match(next.text, /^The performance trace has been stopped\.\n## Summary of Performance trace findings:\n/);
+      const insight = await server.call('performance_analyze_insight', {
+        insightSetId: 'NAVIGATION_0',
+        insightName: 'RenderBlocking',
+      });
+      assert.match(insight.text, /^## Insight Title: Render-blocking requests\n/);
+      assert.deepEqual(await traceHosts(server.pid), []);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('exits when the server is killed mid-analysis', async () => {
+    const {server, fixtures, marker, dispose} = await serverWithHostAction("process.kill(process.ppid, 'SIGKILL');");
+    try {
+      await server.call('navigate_page', {url: fixtures.url('/shop')});
+      await assert.rejects(server.call('performance_start_trace', {}));
+      const host = Number(readFileSync(marker, 'utf8'));
+      // It sees its IPC channel close and exits: wait for that, bounded.
+      const deadline = Date.now() + 10_000;
+      while ((await findProcesses('devtools/trace/host.js')).includes(host) && Date.now() < deadline) {
+        await new Promise(resolve => setTimeout(resolve, 50));
+      }
+      assert.equal((await findProcesses('devtools/trace/host.js')).includes(host), false, 'the process exited');
+    } finally {
+      await dispose();
+    }
   });
 });

@@ -5,12 +5,11 @@ import {navigate} from '../../browser/core/navigation.js';
 import type {Page} from '../../browser/core/Page.js';
 import {errorMessage} from '../../util/async.js';
 import {NO_PROGRESS, type ProgressReporter} from '../../util/progress.js';
-import {loadTraceBundle} from '../vendor.js';
-import {type AnalyzedTrace, analyzeTrace, formatTraceSummary} from './analysis.js';
-import type {DeviceScope} from './bundle.js';
 import {traceCategories} from './categories.js';
+import type {TraceReport} from './hostProtocol.js';
 import {waitForPageDone} from './pageDone.js';
 import {TraceRecording} from './recorder.js';
+import {TraceAnalysis} from './TraceHost.js';
 
 /** node:zlib is loaded when a trace is saved gzipped, not at the server's start. */
 const gzipAsync = async (data: Uint8Array | string) => promisify((await import('node:zlib')).gzip)(data);
@@ -39,17 +38,18 @@ export interface StopResult {
 }
 
 /** The device scope DevTools filters field data by: the page's emulated form factor. */
-export function deviceScopeOf(page: Page): DeviceScope {
+export function deviceScopeOf(page: Page): 'DESKTOP' | 'PHONE' {
   return page.emulation.viewport?.isMobile ? 'PHONE' : 'DESKTOP';
 }
 
 /**
  * One performance trace at a time for the whole server (as the reference),
- * and the last one recorded, which performance_analyze_insight reads.
+ * and the last one recorded, which performance_analyze_insight reads: as
+ * DevTools' texts only, computed in a process of their own (TraceHost.ts).
  */
 export class PerformanceTracer {
   #active: {page: Page; recording: TraceRecording | undefined} | undefined;
-  #last: AnalyzedTrace | undefined;
+  #last: TraceReport | undefined;
   /** The MCP session (page owner) whose page the running, or else the last, trace recorded. */
   #owner: number | undefined;
 
@@ -62,7 +62,7 @@ export class PerformanceTracer {
     return this.#owner;
   }
 
-  get lastTrace(): AnalyzedTrace | undefined {
+  get lastTrace(): TraceReport | undefined {
     return this.#last;
   }
 
@@ -86,18 +86,12 @@ export class PerformanceTracer {
     const url = page.url;
     try {
       const categories = traceCategories();
-      const bundle = loadTraceBundle();
       if (options.reload) {
         progress('Opening about:blank before the reload');
         const blank = await navigate(page, 'about:blank', {});
         if (blank.error) {
           throw new Error(`Could not open about:blank before the trace: ${blank.error}`);
         }
-        // Parsing needs the bundle anyway: load it now, not while the page
-        // loads under the recorder (it would compete for the CPU).
-        await bundle;
-      } else {
-        bundle.catch(() => undefined);
       }
       active.recording = await TraceRecording.start(page.session, categories);
       progress('Tracing started');
@@ -134,9 +128,11 @@ export class PerformanceTracer {
   }
 
   /**
-   * Stops the running trace, saves it when asked, parses it with DevTools'
-   * engine and keeps it for performance_analyze_insight. The server can trace
-   * again afterwards whatever happens.
+   * Stops the running trace, saves it when asked, has DevTools' engine parse
+   * it (in the trace analysis process, started now so that its code loads
+   * while Chrome hands the trace over) and keeps its texts for
+   * performance_analyze_insight. The process is gone when this returns, and
+   * the server can trace again whatever happened.
    */
   async stop(options: StopOptions): Promise<StopResult> {
     const active = this.#active;
@@ -146,6 +142,14 @@ export class PerformanceTracer {
     }
     const progress = options.progress ?? NO_PROGRESS;
     const lines: string[] = [];
+    const {page} = active;
+    const analysis = new TraceAnalysis({
+      conditions: {
+        cpuThrottling: page.emulation.cpuThrottlingRate ?? 1,
+        networkThrottling: page.emulation.networkConditions,
+      },
+      summaryScope: deviceScopeOf(page),
+    });
     try {
       progress('Stopping the trace');
       const data = await recording.stop();
@@ -160,21 +164,18 @@ export class PerformanceTracer {
         lines.push(`The raw trace data was saved to ${saved}.`);
       }
       progress('Analyzing the trace');
-      const page = active.page;
-      let trace: AnalyzedTrace;
+      let report: TraceReport;
       try {
-        trace = await analyzeTrace(data, {
-          cpuThrottling: page.emulation.cpuThrottlingRate ?? 1,
-          networkThrottling: page.emulation.networkConditions,
-        });
+        report = await analysis.analyze(data);
       } catch (error) {
         return {lines: [...lines, 'The performance trace has been stopped.'], parseError: errorMessage(error)};
       }
       lines.push('The performance trace has been stopped.');
-      this.#last = trace;
-      return {lines, summary: formatTraceSummary(trace, deviceScopeOf(page))};
+      this.#last = report;
+      return {lines, summary: report.summary};
     } finally {
       this.#active = undefined;
+      await analysis.close();
     }
   }
 }

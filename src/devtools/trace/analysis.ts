@@ -1,18 +1,14 @@
 import {errorMessage} from '../../util/async.js';
 import {loadTraceBundle} from '../vendor.js';
 import type {DeviceScope, ParsedTrace, TraceBundle, TraceMetadata} from './bundle.js';
+import type {InsightTexts, RecordingConditions, TraceReport} from './hostProtocol.js';
+import {NO_INSIGHT_SET, NO_INSIGHTS, noInsight} from './report.js';
 import {parseTraceFile} from './traceFile.js';
 
 /** A trace parsed by DevTools' engine, ready to be summarised and queried. */
 export interface AnalyzedTrace {
   readonly parsedTrace: ParsedTrace;
   readonly bundle: TraceBundle;
-}
-
-/** What the page was emulating while recording; overrides the file's own metadata. */
-export interface RecordingConditions {
-  cpuThrottling?: number;
-  networkThrottling?: string;
 }
 
 /**
@@ -78,15 +74,15 @@ export function formatInsight(
 ): string {
   const {bundle, parsedTrace} = trace;
   if (!parsedTrace.insights) {
-    return 'No Performance insights are available for this trace.';
+    return NO_INSIGHTS;
   }
   const insightSet = parsedTrace.insights.get(insightSetId);
   if (!insightSet) {
-    return 'No Performance Insights for the given insight set id. Only use ids given in the "Available insight sets" list.';
+    return NO_INSIGHT_SET;
   }
   const insight = Object.hasOwn(insightSet.model, insightName) ? insightSet.model[insightName] : undefined;
   if (!insight) {
-    return `No Insight with the name ${insightName} found. Double check the name you provided is accurate and try again.`;
+    return noInsight(insightName);
   }
   const focus = bundle.AgentFocus.fromParsedTrace(parsedTrace);
   return new bundle.PerformanceInsightFormatter(focus, insight, deviceScope).formatInsight();
@@ -99,4 +95,24 @@ export function insightNames(trace: AnalyzedTrace): Map<string, string[]> {
     names.set(id, Object.keys(set.model));
   }
   return names;
+}
+
+/**
+ * Everything performance_analyze_insight can answer from this trace, as text:
+ * the summary for the page's device scope, and every insight for each scope
+ * a page can have (a phone's text kept only when it differs; formatting all
+ * of them takes milliseconds). The trace analysis process sends this back.
+ */
+export function traceReport(trace: AnalyzedTrace, summaryScope: DeviceScope): TraceReport {
+  const insights = trace.parsedTrace.insights ? new Map<string, Map<string, InsightTexts>>() : null;
+  for (const [id, names] of insightNames(trace)) {
+    const texts = new Map<string, InsightTexts>();
+    for (const name of names) {
+      const desktop = formatInsight(trace, id, name, 'DESKTOP');
+      const phone = formatInsight(trace, id, name, 'PHONE');
+      texts.set(name, phone === desktop ? {DESKTOP: desktop} : {DESKTOP: desktop, PHONE: phone});
+    }
+    insights?.set(id, texts);
+  }
+  return {summary: formatTraceSummary(trace, summaryScope), insights};
 }

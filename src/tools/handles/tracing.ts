@@ -1,8 +1,8 @@
 /** Performance traces (devtools/trace) for the handles: the server-wide tracer and a page's insights. */
 import type {BrowserScope} from '../../browser/core/BrowserScope.js';
 import type {Page} from '../../browser/core/Page.js';
-import {formatInsight} from '../../devtools/trace/analysis.js';
 import {deviceScopeOf, type StopResult, tracerFor} from '../../devtools/trace/PerformanceTracer.js';
+import {insightText} from '../../devtools/trace/report.js';
 import type {ProgressReporter} from '../../util/progress.js';
 import type {ToolFiles, ToolTracing} from '../context.js';
 
@@ -50,5 +50,5 @@ export function pageInsight(
   const tracer = tracerFor(scope.browser);
   // Another session's trace is not this session's to read.
   const trace = tracer.owner === scope.ownerId ? tracer.lastTrace : undefined;
-  return trace && formatInsight(trace, insightSetId, insightName, deviceScopeOf(page));
+  return trace && insightText(trace, insightSetId, insightName, deviceScopeOf(page));
 }

@@ -3,6 +3,8 @@ import {spawn} from 'node:child_process';
 import {describe, it} from 'node:test';
 import {fileURLToPath} from 'node:url';
 
+import {registerModulesRunHook} from '../../support/modulesRun.js';
+
 const BIN = fileURLToPath(new URL('../../../src/bin/cdp-mcp.js', import.meta.url));
 const ANSWER_WAIT_MS = 60_000;
 
@@ -12,20 +14,11 @@ const ANSWER_WAIT_MS = 60_000;
  * built-in modules loaded by then, how many Intl objects and locale
  * comparisons the server made (each pages ICU's data into memory), the size
  * of V8's young generation after a burst of allocations that survive a little
- * while (a snapshot's pattern), and the server's own modules run by then (a
- * load hook prepends to each a line that records its URL when it runs).
+ * while (a snapshot's pattern), and the server's own modules run by then
+ * (test/support/modulesRun.ts).
  */
-const RECORD_RUN = `export async function load(url, context, next) {
-  const loaded = await next(url, context);
-  if (!url.startsWith('file:') || loaded.format !== 'module' || loaded.source == null) return loaded;
-  const text = String(loaded.source);
-  const at = text.startsWith('#!') ? text.indexOf('\\n') + 1 : 0;
-  const record = '(globalThis.__modulesRun ??= []).push(import.meta.url);';
-  return {...loaded, source: text.slice(0, at) + record + text.slice(at)};
-}`;
 const REPORT_LOADED = `
-const {register} = await import('node:module');
-register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(RECORD_RUN)}));
+${registerModulesRunHook('(globalThis.__modulesRun ??= []).push(import.meta.url);')}
 let intl = 0;
 for (const name of ['Collator', 'NumberFormat', 'DateTimeFormat', 'Segmenter', 'PluralRules', 'ListFormat']) {
   const Original = Intl[name];
