@@ -34,6 +34,9 @@ export default tseslint.config(
       parserOptions: {
         projectService: {allowDefaultProject: ['*.js', 'scripts/*.mjs', 'scripts/vendor/*.mjs']},
         tsconfigRootDir: ROOT,
+        // No enabled rule reads JSDoc (no-deprecated and unified-signatures are off), so
+        // TypeScript skips parsing it in .ts files, as tsc does: about 1.5 s of ESLint's CPU.
+        jsDocParsingMode: 'type-info',
       },
     },
     plugins: {'import-x': importX, 'simple-import-sort': simpleImportSort},
