@@ -60,6 +60,8 @@ export default tseslint.config(
       // Tool handlers are async by contract even when they only declare the response.
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
+      // Sees the .js/.mjs files only (no import-x/extensions: its ExportMap skips .ts);
+      // scripts/check-cycles.mjs checks the .ts files of src, test and scripts, type imports too.
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
       'simple-import-sort/imports': 'error',
