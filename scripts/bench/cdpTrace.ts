@@ -6,11 +6,12 @@
  * Chromium through the test support's CDP proxy.
  *
  *   node build/scripts/bench/cdpTrace.js [--page simple|form|corpus:ID] [--tool take_snapshot|hover|click]
- *     [--warm N] [--repeat N] [--reference]
+ *     [--warm N] [--repeat N] [--reference] [--bin PATH]
  *
  * --repeat N: N more calls first, timed (median wall, and the server's CPU
  * time a call); --reference: chrome-devtools-mcp 1.11 instead (no trace,
- * only the timed calls). Environment: CDP_TRACE_DIRECT=1, our server
+ * only the timed calls); --bin PATH: another build of our server (say, an
+ * older commit's build/src/bin/cdp-mcp.js). Environment: CDP_TRACE_DIRECT=1, our server
  * launching its own Chrome (over the pipe, no proxy: no trace);
  * CDP_TRACE_PROF=DIR, a CPU profile of the server into DIR;
  * CDP_TRACE_AFTER_VERBOSE=1, each timed call right after a verbose snapshot
@@ -37,12 +38,13 @@ const {values} = parseArgs({
     warm: {type: 'string', default: '3'},
     repeat: {type: 'string', default: '0'},
     reference: {type: 'boolean', default: false},
+    bin: {type: 'string'},
     help: {type: 'boolean', default: false},
   },
 });
 if (values.help) {
   console.log(
-    'node build/scripts/bench/cdpTrace.js [--page simple|form|corpus:ID] [--tool take_snapshot|hover|click] [--warm N] [--repeat N]',
+    'node build/scripts/bench/cdpTrace.js [--page simple|form|corpus:ID] [--tool take_snapshot|hover|click] [--warm N] [--repeat N] [--reference] [--bin PATH] (see the file)',
   );
   process.exit(0);
 }
@@ -100,11 +102,12 @@ async function main(): Promise<void> {
   const mcp = values.reference
     ? withoutPageIds(await startReference())
     : process.env['CDP_TRACE_DIRECT']
-      ? await startServer({nodeArgs: profArgs()})
+      ? await startServer({nodeArgs: profArgs(), bin: values.bin})
       : await startServer({
           args: ['--wsEndpoint', proxy.url, '--wsHeaders', JSON.stringify({[HEADER.name]: HEADER.value})],
           replaceFlags: true,
           nodeArgs: profArgs(),
+          bin: values.bin,
         });
   try {
     await open(mcp, fixtures);
