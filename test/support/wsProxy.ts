@@ -117,7 +117,16 @@ export class WsProxy {
     }
   }
 
-  /** An answer from Chrome (it starts with its id; events do not) ends its command's flight. */
+  /**
+   * An answer from Chrome (it starts with its id; events do not) ends its
+   * command's flight at once: the client cannot send anything that depends
+   * on it before the proxy passes it on, so the in-flight counts are never
+   * too high. Its `answered` time is set later, after the client's commands
+   * already read in this turn of the event loop: the client sent those before
+   * it could see this answer (two cores: its pipelined frames may come in the
+   * same turn as Chrome's answer to the first of them), so they do not count
+   * as a round trip of their own.
+   */
   #answered(data: WebSocket.Data, connection: number): void {
     const head =
       typeof data === 'string' ? data.slice(0, 24) : Buffer.isBuffer(data) ? data.toString('utf8', 0, 24) : '';
@@ -125,10 +134,12 @@ export class WsProxy {
     const key = `${connection}:${id}`;
     const command = id === undefined ? undefined : this.#pending.get(key);
     if (command !== undefined) {
-      command.answered = performance.now();
       const {method} = command;
       this.#pending.delete(key);
       this.#inFlight.set(method, (this.#inFlight.get(method) ?? 1) - 1);
+      setImmediate(() => {
+        command.answered = performance.now();
+      });
     }
   }
 
@@ -158,10 +169,7 @@ export class WsProxy {
           }
         });
         upstream.on('message', (data: WebSocket.Data) => {
-          // Counted as answered after the client's commands already read in this turn of the event loop:
-          // the client sent those before it could see this answer (two cores: its pipelined frames may
-          // come in the same turn as Chrome's answer to the first of them).
-          setImmediate(() => this.#answered(data, connection));
+          this.#answered(data, connection);
           if (client.readyState === WebSocket.OPEN) {
             client.send(data);
           }
