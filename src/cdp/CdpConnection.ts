@@ -35,6 +35,15 @@ type Listener = (params: never) => void;
 /** Chrome's answer to a command for a session that no longer exists. */
 const SESSION_GONE = 'Session with given id not found.';
 
+/**
+ * Tests (CDP_MCP_TRACE_CDP=1, with --logFile): every command is logged with
+ * how many answers the connection had taken in before it went. Commands sent
+ * together share that number, and one sent after awaiting an answer has a
+ * larger one, whatever the machine's scheduling: test/support/cdpSends.ts
+ * counts a call's round trips from it.
+ */
+const TRACE_SENDS = process.env['CDP_MCP_TRACE_CDP'] === '1';
+
 /** Chrome's answer to a command (chrome-remote-interface's callback) as an outcome. */
 function outcomeOf(method: string, sessionId: string | undefined, error: unknown, result: unknown): CallOutcome {
   if (error === true) {
@@ -78,6 +87,8 @@ export class CdpConnection {
   readonly #sessions = new Map<string, CdpSession>();
   readonly #closeHandlers = new Set<() => void>();
   #closed = false;
+  /** Answers taken in so far (CDP_MCP_TRACE_CDP). */
+  #answers = 0;
 
   static async connect(wsUrl: string, headers?: Record<string, string>): Promise<CdpConnection> {
     const opening: Promise<RawClient> = headers
@@ -132,9 +143,13 @@ export class CdpConnection {
       return Promise.reject(new CancelledError());
     }
     const {id, answer} = this.#pending.add<CdpResult<M>>(method, sessionId, timeout, signal);
-    this.#client.send(method, params ?? {}, sessionId, (error, result) =>
-      this.#pending.settle(id, outcomeOf(method, sessionId, error, result)),
-    );
+    if (TRACE_SENDS) {
+      debug(`cdp send ${method} session=${sessionId ?? '-'} after=${this.#answers}`);
+    }
+    this.#client.send(method, params ?? {}, sessionId, (error, result) => {
+      this.#answers++;
+      this.#pending.settle(id, outcomeOf(method, sessionId, error, result));
+    });
     return answer;
   }
 
