@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {readFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
@@ -18,16 +17,7 @@ const ALREADY_RUNNING =
   'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.';
 
 /** The trace analysis processes of one server (never another test's). */
-async function traceHosts(serverPid: number | null): Promise<number[]> {
-  const hosts: number[] = [];
-  for (const pid of await findProcesses('devtools/trace/host.js')) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === serverPid) {
-      hosts.push(pid);
-    }
-  }
-  return hosts;
-}
+const traceHosts = (serverPid: number | null) => findProcesses('devtools/trace/host.js', serverPid);
 
 /** The insight names listed under one insight set of a summary. */
 function listedInsights(summary: string, setId = 'NAVIGATION_0'): string[] {

@@ -127,8 +127,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
  * this while they wait for a process to go, and the asynchronous reads of
  * two files per process cost about 40 ms of CPU per look with a hundred
  * processes (most of a core at a look every 50 ms), where these cost a few.
+ * With `parent`, only that process's children: other test files run beside
+ * this one and start processes of the same name.
  */
-export async function findProcesses(needle: string): Promise<number[]> {
+export async function findProcesses(needle: string, parent?: number | null): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) {
@@ -140,8 +142,9 @@ export async function findProcesses(needle: string): Promise<number[]> {
         continue;
       }
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z') {
+      // After the command's name: state, then the parent's pid.
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z' && (parent === undefined || Number(ppid) === parent)) {
         pids.push(Number(entry));
       }
     } catch {
