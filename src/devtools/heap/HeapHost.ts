@@ -11,6 +11,7 @@ import type * as childProcess from 'node:child_process';
 import type {ChildProcess, ForkOptions} from 'node:child_process';
 import {createRequire} from 'node:module';
 
+import {errorLine} from '../../util/childEntry.js';
 import {debug, logDestination, warn} from '../../util/logger.js';
 import {heapEntryPath} from './entryPoints.js';
 import type {HostConfig, HostReply, HostRequest} from './hostProtocol.js';
@@ -281,10 +282,4 @@ export class HeapHost {
       }
     }
   }
-}
-
-/** The error line of a Node.js process that died of an uncaught error (`Error: Cannot find module …`). */
-function errorLine(output: string): string | undefined {
-  const lines = output.split('\n').map(line => line.trim());
-  return lines.find(line => /^[\w.[\]]*Error\b.*:/.test(line)) ?? lines.filter(Boolean).at(-1);
 }

@@ -7,8 +7,7 @@
  * only in one of the two layouts made the bundle fork a file that was not
  * there.
  */
-import {existsSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
+import {entryPath} from '../../util/childEntry.js';
 
 /** Each entry's file in build/, then in dist/ (the names scripts/bundle.mjs gives them). */
 export const HEAP_ENTRY_FILES = {
@@ -20,12 +19,9 @@ export type HeapEntry = keyof typeof HEAP_ENTRY_FILES;
 
 /** The absolute path of an entry; throws, saying what is missing where, when neither file exists. */
 export function heapEntryPath(entry: HeapEntry): string {
-  const candidates = HEAP_ENTRY_FILES[entry].map(name => fileURLToPath(new URL(`./${name}`, import.meta.url)));
-  const found = candidates.find(file => existsSync(file));
-  if (!found) {
-    throw new Error(
-      `The heap analysis ${entry === 'host' ? 'process' : 'thread'} cannot start: its code is missing (neither ${candidates.join(' nor ')} exists). Reinstall cdp-mcp, or run "npm run build" in a checkout.`,
-    );
-  }
-  return found;
+  return entryPath(
+    import.meta.url,
+    HEAP_ENTRY_FILES[entry],
+    `The heap analysis ${entry === 'host' ? 'process' : 'thread'}`,
+  );
 }

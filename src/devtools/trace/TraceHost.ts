@@ -9,10 +9,9 @@
  */
 import type * as childProcess from 'node:child_process';
 import type {ChildProcess} from 'node:child_process';
-import {existsSync} from 'node:fs';
 import {createRequire} from 'node:module';
-import {fileURLToPath} from 'node:url';
 
+import {entryPath, errorLine} from '../../util/childEntry.js';
 import {debug, logDestination, warn} from '../../util/logger.js';
 import type {TraceHostConfig, TraceHostMessage, TraceReport} from './hostProtocol.js';
 
@@ -46,14 +45,7 @@ let killOnExit = false;
 
 /** The absolute path of the process's entry; throws, saying what is missing where, when neither exists. */
 export function traceHostPath(): string {
-  const candidates = TRACE_HOST_FILES.map(name => fileURLToPath(new URL(`./${name}`, import.meta.url)));
-  const found = candidates.find(file => existsSync(file));
-  if (!found) {
-    throw new Error(
-      `The trace analysis process cannot start: its code is missing (neither ${candidates.join(' nor ')} exists). Reinstall cdp-mcp, or run "npm run build" in a checkout.`,
-    );
-  }
-  return found;
+  return entryPath(import.meta.url, TRACE_HOST_FILES, 'The trace analysis process');
 }
 
 /** One trace's analysis in its own process: `analyze` once, then `close` whatever happened. */
@@ -219,10 +211,4 @@ export class TraceAnalysis {
     }
     this.#settle.reject(new Error(ofTheProcess ? `${message} Its output is in ${logDestination()}.` : message));
   }
-}
-
-/** The error line of a Node.js process that died of an uncaught error (`Error: Cannot find module …`). */
-function errorLine(output: string): string | undefined {
-  const lines = output.split('\n').map(line => line.trim());
-  return lines.find(line => /^[\w.[\]]*Error\b.*:/.test(line)) ?? lines.filter(Boolean).at(-1);
 }
