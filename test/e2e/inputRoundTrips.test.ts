@@ -133,4 +133,36 @@ describe('input: a hover or a click waits on the page as few times as it can', (
     assert.match(r.text, /Take a new snapshot/);
     assert.equal(await evaluate('() => window.hovers'), before);
   });
+
+  /**
+   * Chrome's renderer holds a pointer move until its next frame unless it
+   * dispatches input unbuffered (the Overlay domain on, as with DevTools
+   * open): the server asks every new document for it (src/browser/core/unbufferedInput.ts).
+   */
+  it('asks each new document to dispatch pointer moves at once, and hovers there', async () => {
+    const from = await sends.mark();
+    const result = await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/pointer?again')});
+    assert.equal(result.isError, false, result.text);
+    const asked = async () => {
+      const commands = await sends.since(from);
+      const navigate = commands.find(c => c.method === 'Page.navigate');
+      const after = commands.slice(navigate ? commands.indexOf(navigate) : commands.length);
+      const pair = after
+        .filter(
+          c => c.sessionId === navigate?.sessionId && /^(DOM\.enable|Overlay\.enable|DOM\.disable)$/.test(c.method),
+        )
+        .map(c => c.method);
+      return {asked: pair.join(', ') === 'DOM.enable, Overlay.enable, DOM.disable', commands};
+    };
+    const deadline = Date.now() + 10_000;
+    let last = await asked();
+    while (!last.asked) {
+      assert.ok(Date.now() < deadline, `not asked after the navigation: ${list(last.commands)}`);
+      await new Promise(resolve => setTimeout(resolve, 50));
+      last = await asked();
+    }
+    const again = (await mcp.call('take_snapshot', {pageId: 1})).text;
+    await traced('hover', {uid: uidOf(again, /button "Hover A"/)});
+    assert.equal(await evaluate('() => window.hovers'), '1');
+  });
 });
