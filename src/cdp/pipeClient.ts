@@ -32,6 +32,8 @@ export class PipeClient implements RawClient {
   #parts: Buffer[] = [];
   #nextId = 1;
   #closed = false;
+  /** Writes are held until the current turn of our work ends (see send). */
+  #corked = false;
 
   constructor(
     readonly incoming: Readable,
@@ -58,6 +60,19 @@ export class PipeClient implements RawClient {
     const id = this.#nextId++;
     this.#pending.set(id, callback);
     const message = sessionId === undefined ? {id, method, params} : {id, method, params, sessionId};
+    // Commands sent together (in one turn of our work, its promise callbacks
+    // included) go in one write: each write wakes Chrome, which on a busy
+    // machine takes the core from us before we send the next one (a hover's
+    // first six commands were six writes; half the server's involuntary
+    // context switches went with them).
+    if (!this.#corked) {
+      this.#corked = true;
+      this.outgoing.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        this.outgoing.uncork();
+      });
+    }
     this.outgoing.write(`${JSON.stringify(message)}\0`);
   }
 
