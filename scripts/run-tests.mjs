@@ -30,7 +30,7 @@
 // both cores busy on its own) two. The longest files start first: the
 // durations of the last run are kept in build/.test-times.json.
 import {Buffer} from 'node:buffer';
-import {spawn} from 'node:child_process';
+import {spawn, spawnSync} from 'node:child_process';
 import {
   appendFileSync,
   cpSync,
@@ -56,27 +56,30 @@ const HEAVY = ['httpLeaks', 'memory', 'lighthouse', 'leaks'].map(name => `build/
 const TIMES_FILE = 'build/.test-times.json';
 /**
  * The longest files, longest first (after lint): the order of a first run (a
- * fresh clone, CI), before any times are kept. From a quiet 2-core run; a
+ * fresh clone, CI), before any times are kept. From a quiet 2-core run (2026-12-04); a
  * file missing here starts with the other end-to-end files, unit files last.
  */
 const LONGEST = [
   'corpus',
-  'memory',
-  'lanesHungTools',
-  'lanes',
   'httpSessions',
   'corpusDefaultWindow',
-  'http',
-  'install',
-  'lifecycle',
-  'defaultWindow',
+  'lanes',
   'lighthouse',
+  'cli',
+  'memory',
+  'performance',
+  'http',
+  'lanesHungTools',
+  'snapshotViews',
   'lanesHung',
-  'toolLists',
+  'install',
+  'autoConnect',
   'downloads',
-  'devtoolsPages',
-  'screencast',
+  'pageToolsCancel',
   'spec',
+  'fidelity',
+  'reliability',
+  'screencast',
 ].map(name => `build/test/e2e/${name}.test.js`);
 
 const LINT = 'lint';
@@ -135,6 +138,20 @@ if (!process.env.CHROME_PATH && existsSync('/usr/bin/chromium')) {
 // The test packages (corpus apps, chrome-devtools-mcp, linters: test/deps), when missing or older
 // than their lockfile; the build needs only the root's, which scripts/start.sh installs.
 ensureTestDeps();
+// The end-to-end files spawn the packed bundle's bin (dist/cdp-mcp.js, what
+// users run; test/support/mcpClient.ts): made here from build/, once, before
+// any file runs. Files never bundle again during the run (packedInstall reads
+// CDP_MCP_TEST_BUNDLED): bundling empties dist/ under the servers of the
+// files running beside them. A run inside a test file (test/e2e/testRunner)
+// uses what its run bundled.
+if (process.env.CDP_MCP_TEST_BUNDLED !== '1') {
+  const bundled = spawnSync(process.execPath, ['scripts/bundle.mjs', '--quiet'], {stdio: 'inherit'});
+  if (bundled.status !== 0) {
+    console.error('scripts/bundle.mjs failed: the tests need the packed bundle (dist/). Run "npm run build" first.');
+    process.exit(1);
+  }
+  process.env.CDP_MCP_TEST_BUNDLED = '1';
+}
 
 const positive = (name, fallback) => {
   const raw = process.env[name];

@@ -33,14 +33,16 @@ export class PipeClient implements RawClient {
    * Text of the message being received, before its NUL, decoded chunk by
    * chunk: a large answer (a snapshot's page walk, a trace's IO.read) is
    * never one buffer of its whole size. Such a buffer is the C allocator's,
-   * which afterwards keeps blocks up to its size in its heap instead of
-   * giving them back to the system: the server's resident memory grew by
-   * about 10 MB that way. Text lives in V8's heap, which returns it.
+   * which once it is freed keeps blocks up to its size in its heap instead
+   * of giving them back to the system (docs/internals.md, "Server memory").
+   * Text lives in V8's heap, which returns it.
    */
   #parts: string[] = [];
   readonly #decoder = new StringDecoder('utf8');
   #nextId = 1;
   #closed = false;
+  /** Writes are held until the current turn of our work ends (see send). */
+  #corked = false;
 
   constructor(
     readonly incoming: Readable,
@@ -67,6 +69,19 @@ export class PipeClient implements RawClient {
     const id = this.#nextId++;
     this.#pending.set(id, callback);
     const message = sessionId === undefined ? {id, method, params} : {id, method, params, sessionId};
+    // Commands sent together (in one turn of our work, its promise callbacks
+    // included) go in one write: each write wakes Chrome, which on a busy
+    // machine takes the core from us before we send the next one (a hover's
+    // first six commands were six writes; half the server's involuntary
+    // context switches went with them).
+    if (!this.#corked) {
+      this.#corked = true;
+      this.outgoing.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        this.outgoing.uncork();
+      });
+    }
     this.outgoing.write(`${JSON.stringify(message)}\0`);
   }
 

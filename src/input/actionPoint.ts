@@ -10,6 +10,7 @@ import {cpuMultiplier} from '../browser/core/settle.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {PageQuoteError} from '../util/pageQuote.js';
+import {askHitAhead, type HitAhead, hitAheadAt, rememberPoint} from './hitAhead.js';
 import {coveringElement, locate, type Located, type Point, scrollFramesToPoint} from './hitTarget.js';
 
 export type {Point} from './hitTarget.js';
@@ -202,7 +203,7 @@ async function lookOnce(
   hitTest: boolean,
   state: WaitState,
 ): Promise<Attempt> {
-  const {verdict, located} = await checkElement(page, element, checkEnabled, state);
+  const {verdict, located, ahead} = await checkElement(page, element, checkEnabled, hitTest, state);
   if (verdict !== 'ok') {
     // In a closed shadow root it was in at its snapshot (the check waited for says so): look again at once.
     return {blocker: verdict, now: verdict === 'closed root'};
@@ -214,20 +215,23 @@ async function lookOnce(
   if (!where.inView) {
     return scrollIntoView(element, where, state);
   }
-  return hitTestAt(page, element, where, hitTest, state);
+  return hitTestAt(page, element, where, hitTest, state, ahead);
 }
 
 /**
  * Check: runs CHECK_ELEMENT (bounded: a page that does not paint never runs
- * its frame callback) and, at the same time, asks where the element is: that
- * answer is current when the check finds that nothing moved the element.
+ * its frame callback) and, at the same time, asks where the element is, and
+ * (with `hitTest`, in the page's own process) what is on top at its last
+ * point (hitAhead.ts): those answers are current when the check finds that
+ * nothing moved the element (`ahead` is given then only).
  */
 async function checkElement(
   page: Page,
   element: ResolvedElement,
   checkEnabled: boolean,
+  hitTest: boolean,
   state: WaitState,
-): Promise<{verdict: Blocker | 'ok'; located: () => Promise<Located | undefined>}> {
+): Promise<{verdict: Blocker | 'ok'; located: () => Promise<Located | undefined>; ahead?: HitAhead}> {
   const check = element.session.send('Runtime.callFunctionOn', {
     objectId: element.objectId,
     functionDeclaration: CHECK_ELEMENT,
@@ -246,6 +250,7 @@ async function checkElement(
   state.checking = undefined;
   const speculative = state.settle || state.centre ? undefined : locateOrLose(page, element);
   speculative?.catch(() => undefined);
+  const ahead = speculative && hitTest && element.session === page.session ? askHitAhead(element) : undefined;
   state.settle = false;
   state.centre = false;
   const answer = await withTimeout(check, FRAME_WAIT_MS, 'no frame').catch(error => {
@@ -265,6 +270,7 @@ async function checkElement(
   return {
     verdict: value === 'ready' ? 'ok' : value,
     located: () => (value === 'ready' && speculative ? speculative : locateOrLose(page, element)),
+    ...(value === 'ready' && ahead ? {ahead} : {}),
   };
 }
 
@@ -295,10 +301,14 @@ async function hitTestAt(
   located: Located,
   hitTest: boolean,
   state: WaitState,
+  ahead: HitAhead | undefined,
 ): Promise<Attempt> {
+  if (hitTest) {
+    rememberPoint(element, located);
+  }
   const cover = !hitTest
     ? undefined
-    : await coveringElement(element, located).catch((error: unknown) => {
+    : await coveringElement(element, located, hitAheadAt(ahead, located)).catch((error: unknown) => {
         debug('hit test failed', errorMessage(error));
         return undefined;
       });

@@ -282,9 +282,14 @@ export interface Cover {
  * Chrome's hit test (DOM.getNodeForLocation) at the point, at every level:
  * in the element's frame it must find the element (or a descendant, or its
  * label), and in every parent the frame's owner. Returns undefined when the
- * action will land on the element, else what is on top.
+ * action will land on the element, else what is on top. `askedAhead`: the
+ * element's own hit test at this point, sent before (hitAhead.ts).
  */
-export async function coveringElement(element: ResolvedElement, located: Located): Promise<Cover | undefined> {
+export async function coveringElement(
+  element: ResolvedElement,
+  located: Located,
+  askedAhead?: Promise<number | undefined>,
+): Promise<Cover | undefined> {
   const session = element.session;
   // The levels are independent: ask them all at once.
   const levels = located.chain.map(async (level, index) => {
@@ -301,7 +306,7 @@ export async function coveringElement(element: ResolvedElement, located: Located
     return {description: await describeNode(level.parent, hit), sameControl: false};
   });
   const own = (async () => {
-    const hit = await nodeAt(session, located.local, located.scroll);
+    const hit = (await askedAhead) ?? (await nodeAt(session, located.local, located.scroll));
     // Chrome reports a hit on text as its parent: a button hit on its label is the button itself.
     if (located.backendNodeId !== undefined && hit === located.backendNodeId) {
       return undefined;

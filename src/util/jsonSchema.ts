@@ -31,7 +31,10 @@ function errorsText(errors: readonly SchemaError[]): string {
 
 /** The validation failure (`data.who should be string`), or undefined when the value is valid. */
 export async function jsonSchemaErrors(schema: Record<string, unknown>, value: unknown): Promise<string | undefined> {
-  const {Ajv} = await import('ajv');
+  // Node gives the CommonJS package's named export; the packed bundle only its
+  // module.exports as the default (the Ajv class itself).
+  const {Ajv: named, default: whole} = await import('ajv');
+  const Ajv = named ?? whole;
   const ajv = new Ajv({strict: false, allErrors: false});
   let validate;
   try {

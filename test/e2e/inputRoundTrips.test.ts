@@ -4,9 +4,10 @@
  * answers it had taken in before it went (test/support/cdpSends.ts); the
  * distinct numbers among a call's commands are its round trips, whatever the
  * machine's load. Asked
- * together: the settle wait's mutation mark with the element's resolution;
- * asked no more: DOM.resolveNode for an element resolved before in the same
- * document.
+ * together: the settle wait's mutation mark with the element's resolution,
+ * and the hit test at an element's last point with the question of where it
+ * is; asked no more: DOM.resolveNode for an element resolved before in the
+ * same document.
  */
 import assert from 'node:assert/strict';
 import {mkdtemp, rm} from 'node:fs/promises';
@@ -31,13 +32,14 @@ root.innerHTML = '<button>Inside closed</button>';
 root.querySelector('button').addEventListener('click', () => window.inside++);</script>`;
 
 /**
- * The main-frame round trips of a hover or click of an element resolved
+ * The main-frame round trips of a hover or click of an element acted on
  * before: the element's checks (in the page, for a closed shadow root) with
- * the settle wait's mark and where the element is, whether it is on top,
- * the input, the settle wait. It was 7 (resolve, closed shadow root, mark,
- * checks, each on its own).
+ * the settle wait's mark, where the element is and whether it is on top at
+ * its last point (src/input/hitAhead.ts), then the input, then the settle
+ * wait. It was 7 (resolve, closed shadow root, mark, checks, each on its
+ * own), then 4 (the hit test after the answer of where the element is).
  */
-const MOST_ROUND_TRIPS = 4;
+const MOST_ROUND_TRIPS = 3;
 /** Calls measured; each must keep to MOST_ROUND_TRIPS. */
 const TRIES = 4;
 
@@ -53,7 +55,9 @@ describe('input: a hover or a click waits on the page as few times as it can', (
     fixtures.html('/pointer', PAGE);
     logDir = await mkdtemp(join(tmpdir(), 'input-round-trips-'));
     sends = new CdpSends(join(logDir, 'server.log'));
-    mcp = await startServer(cdpSendsOptions(sends.logFile));
+    const options = cdpSendsOptions(sends.logFile);
+    // send_cdp_command: the caller's DOM domain (last case).
+    mcp = await startServer({...options, args: [...options.args, '--experimentalRawCdp']});
     await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/pointer')});
     snapshot = (await mcp.call('take_snapshot', {pageId: 1})).text;
   });
@@ -132,5 +136,73 @@ describe('input: a hover or a click waits on the page as few times as it can', (
     assert.equal(r.isError, true, r.text);
     assert.match(r.text, /Take a new snapshot/);
     assert.equal(await evaluate('() => window.hovers'), before);
+  });
+
+  it('an element acted on before and then covered where it stands is refused, and one that moved is acted on where it is now', async () => {
+    const b = uidOf(snapshot, /button "Hover B"/);
+    await traced('hover', {uid: b});
+    const veil = `() => {
+      const r = document.getElementById('b').getBoundingClientRect();
+      const v = Object.assign(document.createElement('div'), {id: 'veil'});
+      v.style.cssText = 'position:fixed;background:#fff;left:' + r.left + 'px;top:' + r.top + 'px;width:' + r.width + 'px;height:' + r.height + 'px';
+      document.body.append(v);
+      return true;
+    }`;
+    await evaluate(veil);
+    const before = await evaluate('() => window.hovers');
+    const covered = await mcp.call('hover', {pageId: 1, uid: b});
+    assert.equal(covered.isError, true, covered.text);
+    assert.match(covered.text, /is covered by another element, <div id="veil">/);
+    assert.equal(await evaluate('() => window.hovers'), before);
+    // Uncovered, then moved down: the hover lands where the button is now.
+    await evaluate(
+      `() => { document.getElementById('veil').remove(); document.getElementById('b').style.marginTop = '40px'; return true; }`,
+    );
+    const a = uidOf(snapshot, /button "Hover A"/);
+    await traced('hover', {uid: a});
+    await traced('hover', {uid: b});
+    assert.equal(await evaluate('() => window.hovers'), String(Number(before) + 2));
+  });
+
+  /**
+   * Chrome's renderer holds a pointer move until its next frame unless it
+   * dispatches input unbuffered (the Overlay domain on, as with DevTools
+   * open): the server asks every new document for it (src/browser/core/unbufferedInput.ts).
+   */
+  /** The page session's DOM and Overlay commands after a navigation to `path`, once Overlay.enable went. */
+  async function askedOnNavigation(path: string): Promise<string> {
+    const from = await sends.mark();
+    const result = await mcp.call('navigate_page', {pageId: 1, url: fixtures.url(path)});
+    assert.equal(result.isError, false, result.text);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const commands = await sends.since(from);
+      const navigate = commands.find(c => c.method === 'Page.navigate');
+      const asked = commands
+        .slice(navigate ? commands.indexOf(navigate) : commands.length)
+        .filter(c => c.sessionId === navigate?.sessionId && /^(DOM|Overlay)\.(enable|disable)$/.test(c.method))
+        .map(c => c.method);
+      if (asked.includes('Overlay.enable')) {
+        return asked.join(', ');
+      }
+      assert.ok(Date.now() < deadline, `not asked after the navigation: ${list(commands)}`);
+      await new Promise(resolve => setTimeout(resolve, 50));
+    }
+  }
+
+  it('asks each new document to dispatch pointer moves at once, and hovers there', async () => {
+    assert.equal(await askedOnNavigation('/pointer?again'), 'DOM.enable, Overlay.enable, DOM.disable');
+    const again = (await mcp.call('take_snapshot', {pageId: 1})).text;
+    await traced('hover', {uid: uidOf(again, /button "Hover A"/)});
+    assert.equal(await evaluate('() => window.hovers'), '1');
+  });
+
+  it('leaves on a DOM domain the caller enabled with send_cdp_command', async () => {
+    const enabled = await mcp.call('send_cdp_command', {pageId: 1, method: 'DOM.enable'});
+    assert.equal(enabled.isError, false, enabled.text);
+    assert.equal(await askedOnNavigation('/pointer?held'), 'Overlay.enable');
+    const disabled = await mcp.call('send_cdp_command', {pageId: 1, method: 'DOM.disable'});
+    assert.equal(disabled.isError, false, disabled.text);
+    assert.equal(await askedOnNavigation('/pointer?released'), 'DOM.enable, Overlay.enable, DOM.disable');
   });
 });

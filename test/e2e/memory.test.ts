@@ -15,7 +15,7 @@ import {
   writeStringHeavySnapshot,
   writeTruncatedCopy,
 } from '../support/heapFixtures.js';
-import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
+import {findProcesses, HEAP_HOST, startServer, type TestServer} from '../support/mcpClient.js';
 
 // Without the output cap: these tests read whole listings (the cap has its own tests in tokens.test.ts).
 const MEMORY_FLAGS = ['--no-page-id-routing', '--memoryDebugging', '--maxOutputChars', '0'];
@@ -23,7 +23,7 @@ const MEMORY_FLAGS = ['--no-page-id-routing', '--memoryDebugging', '--maxOutputC
 /** The heap host processes of one server (never another test's or another user's). */
 async function heapHosts(serverPid: number | null): Promise<number[]> {
   const hosts: number[] = [];
-  for (const pid of await findProcesses('devtools/heap/host.js')) {
+  for (const pid of await findProcesses(HEAP_HOST)) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
     const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     if (parent === serverPid) {
@@ -394,10 +394,10 @@ describe('heap snapshots: the heap host never outlives the server', () => {
       process.kill(mcp.pid ?? 0, 'SIGKILL');
       // The host sees its IPC channel close and exits: wait for that, bounded.
       const deadline = Date.now() + 10_000;
-      while ((await findProcesses('devtools/heap/host.js')).includes(host) && Date.now() < deadline) {
+      while ((await findProcesses(HEAP_HOST)).includes(host) && Date.now() < deadline) {
         await new Promise(resolve => setTimeout(resolve, 50));
       }
-      assert.equal((await findProcesses('devtools/heap/host.js')).includes(host), false, 'the heap host exited');
+      assert.equal((await findProcesses(HEAP_HOST)).includes(host), false, 'the heap host exited');
     } finally {
       await mcp.close().catch(() => undefined);
       rmSync(workspace, {recursive: true, force: true});

@@ -9,7 +9,7 @@ import {gunzipSync} from 'node:zlib';
 import {analyzeTrace, formatTraceSummary, insightNames} from '../../src/devtools/trace/analysis.js';
 import {routePerformancePages} from '../support/devtoolsFixtures.js';
 import {FixtureServer} from '../support/fixtureServer.js';
-import {findProcesses, startServer, type TestServer} from '../support/mcpClient.js';
+import {BUILD_SERVER_BIN, findProcesses, startServer, type TestServer, TRACE_HOST} from '../support/mcpClient.js';
 import {MODULES_RUN_ON_STDERR, modulesRun} from '../support/modulesRun.js';
 import {callResultOf} from '../support/referenceRecord.js';
 
@@ -17,7 +17,11 @@ const ALREADY_RUNNING =
   'Error: a performance trace is already running. Use performance_stop_trace to stop it. Only one trace can be running at any given time.';
 
 /** The trace analysis processes of one server (never another test's). */
-const traceHosts = (serverPid: number | null) => findProcesses('devtools/trace/host.js', serverPid);
+/** Trace analysis processes of one server: the bundle's, or the compiled tree's (the server that reports its modules). */
+const traceHosts = async (serverPid: number | null) => [
+  ...(await findProcesses(TRACE_HOST, serverPid)),
+  ...(await findProcesses('devtools/trace/host.js', serverPid)),
+];
 
 /** The insight names listed under one insight set of a summary. */
 function listedInsights(summary: string, setId = 'NAVIGATION_0'): string[] {
@@ -34,7 +38,8 @@ describe('performance traces', () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
     outDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-perf-test-'));
-    mcp = await startServer({args: ['--no-page-id-routing'], nodeArgs: MODULES_RUN_ON_STDERR});
+    // The compiled tree: its modules are named for what they hold (the bundle's are chunks).
+    mcp = await startServer({bin: BUILD_SERVER_BIN, args: ['--no-page-id-routing'], nodeArgs: MODULES_RUN_ON_STDERR});
   });
 
   after(async () => {
@@ -237,7 +242,7 @@ async function serverWithHostAction(
   writeFileSync(
     script,
     `import {existsSync, writeFileSync} from 'node:fs';
-if (/devtools[\\/]trace[\\/]host\\.js$/.test(process.argv[1] ?? '') && !existsSync(${JSON.stringify(marker)})) {
+if (/(?:devtools[\\/]trace[\\/]host|dist[\\/]trace-host)\\.js$/.test(process.argv[1] ?? '') && !existsSync(${JSON.stringify(marker)})) {
   writeFileSync(${JSON.stringify(marker)}, String(process.pid));
   process.stdin.once('end', () => { ${action} });
 }
@@ -294,10 +299,10 @@ describe('performance traces: the trace analysis process dies', () => {
       const host = Number(readFileSync(marker, 'utf8'));
       // It sees its IPC channel close and exits: wait for that, bounded.
       const deadline = Date.now() + 10_000;
-      while ((await findProcesses('devtools/trace/host.js')).includes(host) && Date.now() < deadline) {
+      while ((await findProcesses(TRACE_HOST)).includes(host) && Date.now() < deadline) {
         await new Promise(resolve => setTimeout(resolve, 50));
       }
-      assert.equal((await findProcesses('devtools/trace/host.js')).includes(host), false, 'the process exited');
+      assert.equal((await findProcesses(TRACE_HOST)).includes(host), false, 'the process exited');
     } finally {
       await dispose();
     }

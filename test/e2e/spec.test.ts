@@ -18,7 +18,7 @@ import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.
 import {Ajv2020} from 'ajv/dist/2020.js';
 
 import {type HttpTestServer, startHttpServer} from '../support/httpClient.js';
-import {SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
+import {BUILD_SERVER_BIN, SERVER_BIN, startServer, type TestServer} from '../support/mcpClient.js';
 
 /** Every flag that offers more tools: the check covers all of them. */
 const ALL_TOOLS = [
@@ -242,7 +242,7 @@ describe('a person at a terminal', () => {
       const log = join(dir, 'modules.txt');
       const register = join(dir, 'register.mjs');
       writeHooks(dir, log);
-      const run = spawnSync(process.execPath, ['--import', register, SERVER_BIN, '--version'], {
+      const run = spawnSync(process.execPath, ['--import', register, BUILD_SERVER_BIN, '--version'], {
         encoding: 'utf8',
         timeout: 60_000,
       });

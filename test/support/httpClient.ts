@@ -3,7 +3,7 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import {CALL_TIMEOUT_MS, type CallResult, SERVER_BIN, TEST_FLAGS} from './mcpClient.js';
+import {CALL_TIMEOUT_MS, type CallResult, checkBundle, SERVER_BIN, TEST_FLAGS} from './mcpClient.js';
 
 /** A server process serving MCP over HTTP (--port 0), for tests. */
 export interface HttpTestServer {
@@ -60,6 +60,7 @@ export function resultOf(result: object): CallResult {
 export async function startHttpServer(
   options: {args?: string[]; env?: Record<string, string>; nodeArgs?: string[]} = {},
 ): Promise<HttpTestServer> {
+  checkBundle();
   const child = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), SERVER_BIN, ...TEST_FLAGS, '--port', '0', ...(options.args ?? [])],

@@ -1,4 +1,4 @@
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,7 +7,38 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 /** The Chromium tests drive: CHROME_PATH, else Debian's. */
 export const CHROME_PATH = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
 
-export const SERVER_BIN = fileURLToPath(new URL('../../src/bin/cdp-mcp.js', import.meta.url));
+/**
+ * The server the end-to-end tests spawn: the packed bundle's bin, what users
+ * run (and about half the start-up CPU of the compiled tree, which counts
+ * over the suite's 250 or so servers). scripts/run-tests.mjs bundles before
+ * any file runs.
+ */
+export const SERVER_BIN = fileURLToPath(new URL('../../../dist/cdp-mcp.js', import.meta.url));
+/** What the bundle's heap and trace analysis processes run (findProcesses). */
+export const HEAP_HOST = 'dist/heap-host.js';
+export const TRACE_HOST = 'dist/trace-host.js';
+/** The compiled tree's bin, for tests about which modules a start loads (the bundle has chunks, not modules). */
+export const BUILD_SERVER_BIN = fileURLToPath(new URL('../../src/bin/cdp-mcp.js', import.meta.url));
+
+/**
+ * Throws when the bundle is missing or older than the compiled tree (a
+ * build since the last bundle): a test would otherwise drive yesterday's server.
+ */
+export function checkBundle(): void {
+  let bundled: number;
+  try {
+    bundled = statSync(SERVER_BIN).mtimeMs;
+  } catch {
+    throw new Error(
+      `${SERVER_BIN} is missing: run the tests with scripts/run-tests.mjs, or node scripts/bundle.mjs first.`,
+    );
+  }
+  if (statSync(BUILD_SERVER_BIN).mtimeMs > bundled) {
+    throw new Error(
+      `${SERVER_BIN} is older than the build (${BUILD_SERVER_BIN}): run the tests with scripts/run-tests.mjs, or node scripts/bundle.mjs first.`,
+    );
+  }
+}
 
 /** Flags every test server gets: headless, throwaway profile, no network noise. */
 export const TEST_FLAGS = [
@@ -72,6 +103,9 @@ export async function openPage(mcp: Pick<TestServer, 'call'>, url: string): Prom
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   if (!existsSync(CHROME_PATH)) {
     throw new Error(`Chromium not found at ${CHROME_PATH}. Install it (apt-get install chromium) or set CHROME_PATH.`);
+  }
+  if (!options.bin) {
+    checkBundle();
   }
   const args = [
     ...(options.nodeArgs ?? []),

@@ -48,7 +48,11 @@ export interface PackedInstall {
  * (the second Node.js version in CI, a test run again) reuses it.
  */
 export function packAndInstall(): PackedInstall {
-  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts/bundle.mjs'), '--quiet'], {cwd: REPO_ROOT, stdio: 'pipe'});
+  // scripts/run-tests.mjs bundled before any file ran (CDP_MCP_TEST_BUNDLED):
+  // bundling again would empty dist/ under the servers other files run from it.
+  if (process.env['CDP_MCP_TEST_BUNDLED'] !== '1') {
+    execFileSync(process.execPath, [join(REPO_ROOT, 'scripts/bundle.mjs'), '--quiet'], {cwd: REPO_ROOT, stdio: 'pipe'});
+  }
   const hash = packedContentHash();
   const work = join(tmpdir(), `${CACHE_PREFIX}${hash}`);
   const infoFile = join(work, 'install.json');

@@ -8,6 +8,7 @@ import type {MockSet} from '../network/networkMocks.js';
 import {MAX_POST_DATA_BYTES} from '../network/networkRecord.js';
 import {noteBlockedWorker, type UrlPolicy, watchPolicy} from '../network/urlPolicy.js';
 import {SourceMaps} from '../script/sourceMaps.js';
+import {unbufferInput} from './unbufferedInput.js';
 
 /**
  * Response bodies Chrome keeps outside the renderer, so they survive
@@ -62,6 +63,7 @@ export class PageInstrumentation {
         if (frame.parentId === undefined && frame.id === mainFrameId) {
           this.network.onMainFrameNavigated();
           this.console.onMainFrameNavigated();
+          void unbufferInput(session);
         }
       }),
       session.on('Target.attachedToTarget', event => this.#onChild(event)),
@@ -88,6 +90,7 @@ export class PageInstrumentation {
       this.#emulate(s, 'page'),
       this.#intercept(s),
       s.trySend('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true}),
+      unbufferInput(s),
     ];
   }
 
@@ -192,6 +195,7 @@ export class PageInstrumentation {
         session.trySend('Log.enable'),
         session.trySend('Audits.enable'),
         session.trySend('Target.setAutoAttach', {autoAttach: true, waitForDebuggerOnStart: true, flatten: true}),
+        unbufferInput(session),
       );
     }
     if (waitingForDebugger) {

@@ -12,6 +12,7 @@ import {CdpProtocolError} from '../../cdp/errors.js';
 import type {Browser} from '../core/Browser.js';
 import type {BrowserScope} from '../core/BrowserScope.js';
 import type {Page} from '../core/Page.js';
+import {noteRawDomCommand} from '../core/unbufferedInput.js';
 import {browserLevelVerdict, isBrowserLevel} from './browserLevel.js';
 import {PAGE_DOMAINS} from './pageDomains.js';
 import type {Domain, Ownership, Params, RawSwitches, RawTarget, RuleContext} from './rules.js';
@@ -135,6 +136,10 @@ export async function sendRawCommand(request: RawRequest): Promise<RawOutcome> {
   const refusal = (await refusalOf(method, params, {target, switches, own})) ?? streamRefusal(scope, method, params);
   if (refusal) {
     throw new RefusedCommandError(`send_cdp_command refuses ${method}: ${refusal}`);
+  }
+  if (target === 'page') {
+    // Our own DOM.enable/DOM.disable pair (unbufferedInput.ts) then leaves the caller's DOM domain on.
+    noteRawDomCommand(page.session, method);
   }
   let result: unknown;
   try {
