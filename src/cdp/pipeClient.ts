@@ -9,6 +9,7 @@
  * Chrome also offers some domains (PWA) only there.
  */
 import type {Readable, Writable} from 'node:stream';
+import {StringDecoder} from 'node:string_decoder';
 
 import {debug} from '../util/logger.js';
 import type {RawClient, RawEvent} from './rawClient.js';
@@ -28,8 +29,16 @@ export class PipeClient implements RawClient {
   readonly #pending = new Map<number, Callback>();
   readonly #eventListeners = new Set<(message: RawEvent) => void>();
   readonly #disconnectListeners = new Set<() => void>();
-  /** Bytes of the message being received, before its NUL. */
-  #parts: Buffer[] = [];
+  /**
+   * Text of the message being received, before its NUL, decoded chunk by
+   * chunk: a large answer (a snapshot's page walk, a trace's IO.read) is
+   * never one buffer of its whole size. Such a buffer is the C allocator's,
+   * which once it is freed keeps blocks up to its size in its heap instead
+   * of giving them back to the system (docs/internals.md, "Server memory").
+   * Text lives in V8's heap, which returns it.
+   */
+  #parts: string[] = [];
+  readonly #decoder = new StringDecoder('utf8');
   #nextId = 1;
   #closed = false;
   /** Writes are held until the current turn of our work ends (see send). */
@@ -97,14 +106,18 @@ export class PipeClient implements RawClient {
   #receive(chunk: Buffer): void {
     let start = 0;
     for (let end = chunk.indexOf(0, start); end !== -1; end = chunk.indexOf(0, start)) {
-      this.#parts.push(chunk.subarray(start, end));
-      const text = Buffer.concat(this.#parts).toString('utf8');
-      this.#parts = [];
+      const last = this.#decoder.end(chunk.subarray(start, end));
+      let text = last;
+      if (this.#parts.length) {
+        this.#parts.push(last);
+        text = this.#parts.join('');
+        this.#parts = [];
+      }
       start = end + 1;
       this.#handle(text);
     }
     if (start < chunk.length) {
-      this.#parts.push(chunk.subarray(start));
+      this.#parts.push(this.#decoder.write(chunk.subarray(start)));
     }
   }
 

@@ -55,7 +55,9 @@ describe('input: a hover or a click waits on the page as few times as it can', (
     fixtures.html('/pointer', PAGE);
     logDir = await mkdtemp(join(tmpdir(), 'input-round-trips-'));
     sends = new CdpSends(join(logDir, 'server.log'));
-    mcp = await startServer(cdpSendsOptions(sends.logFile));
+    const options = cdpSendsOptions(sends.logFile);
+    // send_cdp_command: the caller's DOM domain (last case).
+    mcp = await startServer({...options, args: [...options.args, '--experimentalRawCdp']});
     await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/pointer')});
     snapshot = (await mcp.call('take_snapshot', {pageId: 1})).text;
   });
@@ -167,30 +169,40 @@ describe('input: a hover or a click waits on the page as few times as it can', (
    * dispatches input unbuffered (the Overlay domain on, as with DevTools
    * open): the server asks every new document for it (src/browser/core/unbufferedInput.ts).
    */
-  it('asks each new document to dispatch pointer moves at once, and hovers there', async () => {
+  /** The page session's DOM and Overlay commands after a navigation to `path`, once Overlay.enable went. */
+  async function askedOnNavigation(path: string): Promise<string> {
     const from = await sends.mark();
-    const result = await mcp.call('navigate_page', {pageId: 1, url: fixtures.url('/pointer?again')});
+    const result = await mcp.call('navigate_page', {pageId: 1, url: fixtures.url(path)});
     assert.equal(result.isError, false, result.text);
-    const asked = async () => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
       const commands = await sends.since(from);
       const navigate = commands.find(c => c.method === 'Page.navigate');
-      const after = commands.slice(navigate ? commands.indexOf(navigate) : commands.length);
-      const pair = after
-        .filter(
-          c => c.sessionId === navigate?.sessionId && /^(DOM\.enable|Overlay\.enable|DOM\.disable)$/.test(c.method),
-        )
+      const asked = commands
+        .slice(navigate ? commands.indexOf(navigate) : commands.length)
+        .filter(c => c.sessionId === navigate?.sessionId && /^(DOM|Overlay)\.(enable|disable)$/.test(c.method))
         .map(c => c.method);
-      return {asked: pair.join(', ') === 'DOM.enable, Overlay.enable, DOM.disable', commands};
-    };
-    const deadline = Date.now() + 10_000;
-    let last = await asked();
-    while (!last.asked) {
-      assert.ok(Date.now() < deadline, `not asked after the navigation: ${list(last.commands)}`);
+      if (asked.includes('Overlay.enable')) {
+        return asked.join(', ');
+      }
+      assert.ok(Date.now() < deadline, `not asked after the navigation: ${list(commands)}`);
       await new Promise(resolve => setTimeout(resolve, 50));
-      last = await asked();
     }
+  }
+
+  it('asks each new document to dispatch pointer moves at once, and hovers there', async () => {
+    assert.equal(await askedOnNavigation('/pointer?again'), 'DOM.enable, Overlay.enable, DOM.disable');
     const again = (await mcp.call('take_snapshot', {pageId: 1})).text;
     await traced('hover', {uid: uidOf(again, /button "Hover A"/)});
     assert.equal(await evaluate('() => window.hovers'), '1');
+  });
+
+  it('leaves on a DOM domain the caller enabled with send_cdp_command', async () => {
+    const enabled = await mcp.call('send_cdp_command', {pageId: 1, method: 'DOM.enable'});
+    assert.equal(enabled.isError, false, enabled.text);
+    assert.equal(await askedOnNavigation('/pointer?held'), 'Overlay.enable');
+    const disabled = await mcp.call('send_cdp_command', {pageId: 1, method: 'DOM.disable'});
+    assert.equal(disabled.isError, false, disabled.text);
+    assert.equal(await askedOnNavigation('/pointer?released'), 'DOM.enable, Overlay.enable, DOM.disable');
   });
 });
