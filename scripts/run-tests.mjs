@@ -206,6 +206,16 @@ const seconds = ms => (ms / 1000).toFixed(1);
 const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const cpuDir = mkdtempSync(join(tmpdir(), 'cdp-mcp-test-run-'));
 /**
+ * The files' temp folder (TMPDIR), removed with cpuDir at the end: what the
+ * servers write there (outputs too large to answer, saved like the
+ * reference's, which are the user's to keep), the tests' own folders and
+ * profiles of killed Chromes, about 500 folders a run, would otherwise pile
+ * up in the system's. What must outlive a run (packedInstall's install,
+ * reused by the next run) goes to CDP_MCP_TEST_CACHE_DIR, the system's.
+ */
+const filesTmp = join(cpuDir, 'tmp');
+mkdirSync(filesTmp);
+/**
  * GNU time misses the processes nobody waited for: a Chrome's zygote and
  * renderers outlive the wait of the browser process that started them, and
  * they are most of an end-to-end file's CPU (half and more). Where this
@@ -295,6 +305,8 @@ function runFile(file, index) {
     const reapFile = join(cpuDir, `reap-${index}.txt`);
     const env = {
       ...process.env,
+      TMPDIR: filesTmp,
+      CDP_MCP_TEST_CACHE_DIR: process.env.CDP_MCP_TEST_CACHE_DIR ?? tmpdir(),
       CDP_MCP_TEST_REAP_FILE: reapFile,
       ...(recordOut ? {CDP_MCP_RECORD_OUT: recordOut} : {}),
     };

@@ -2,11 +2,12 @@
  * The test runner (scripts/run-tests.mjs) leaves nothing running behind a
  * test file that dies: an attachable Chromium a file starts runs in a process
  * group of its own, so killing the file's group does not reach it; the runner
- * reaps it from the ids the file recorded.
+ * reaps it from the ids the file recorded. And the files' temp folder is the
+ * run's own, removed with what they left there.
  */
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
 import {after, describe, it} from 'node:test';
@@ -36,6 +37,16 @@ function runRunner(file: string, env: NodeJS.ProcessEnv): Promise<{code: number 
   });
 }
 
+/** The environment of a run inside this one. */
+function nestedEnv(): NodeJS.ProcessEnv {
+  const env = {...process.env};
+  // The nested run's summary must not land in this run's.
+  delete env.TEST_SUMMARY_FILE;
+  // A node --test inside this one would report to it, not run on its own.
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
 describe('the test runner', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cdp-mcp-runner-'));
   let chromePid: number | undefined;
@@ -63,12 +74,7 @@ writeFileSync(${JSON.stringify(pidFile)}, String(chrome.process.pid));
 process.kill(process.pid, 'SIGKILL');
 `,
     );
-    const env = {...process.env};
-    // The nested run's summary must not land in this run's.
-    delete env.TEST_SUMMARY_FILE;
-    // A node --test inside this one would report to it, not run on its own.
-    delete env.NODE_TEST_CONTEXT;
-    const {code, output} = await runRunner(file, env);
+    const {code, output} = await runRunner(file, nestedEnv());
     assert.notEqual(code, 0, output);
     chromePid = Number(readFileSync(pidFile, 'utf8'));
     assert.ok(chromePid > 0, output);
@@ -81,5 +87,25 @@ process.kill(process.pid, 'SIGKILL');
       state = stateOf(chromePid);
     }
     assert.ok(state === undefined || state === 'Z', `Chromium ${chromePid} still runs (state ${state})`);
+  });
+
+  it('gives the files a temp folder of the run, removed with whatever they left there', async () => {
+    const record = join(dir, 'left.txt');
+    const file = join(dir, 'leaves.test.js');
+    writeFileSync(
+      file,
+      `import {mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+const left = mkdtempSync(join(tmpdir(), 'cdp-mcp-left-'));
+writeFileSync(join(left, 'take_snapshot-output.txt'), 'a file nobody removes');
+writeFileSync(${JSON.stringify(record)}, left);
+`,
+    );
+    const {code, output} = await runRunner(file, nestedEnv());
+    assert.equal(code, 0, output);
+    const left = readFileSync(record, 'utf8');
+    assert.notEqual(dirname(left), tmpdir(), 'the file wrote into the temp folder the run was started with');
+    assert.equal(existsSync(left), false, `${left} outlived the run`);
   });
 });

@@ -54,7 +54,7 @@ export function packAndInstall(): PackedInstall {
     execFileSync(process.execPath, [join(REPO_ROOT, 'scripts/bundle.mjs'), '--quiet'], {cwd: REPO_ROOT, stdio: 'pipe'});
   }
   const hash = packedContentHash();
-  const work = join(tmpdir(), `${CACHE_PREFIX}${hash}`);
+  const work = join(cacheRoot(), `${CACHE_PREFIX}${hash}`);
   const infoFile = join(work, 'install.json');
   pruneCache(work);
   if (existsSync(infoFile)) {
@@ -62,7 +62,7 @@ export function packAndInstall(): PackedInstall {
     writeFileSync(join(work, 'used'), new Date().toISOString());
     return {...(JSON.parse(readFileSync(infoFile, 'utf8')) as PackedInstall), fresh: false};
   }
-  const staging = mkdtempSync(join(tmpdir(), `${CACHE_PREFIX}staging-`));
+  const staging = mkdtempSync(join(cacheRoot(), `${CACHE_PREFIX}staging-`));
   try {
     const info = packAndInstallInto(staging);
     // Paths as they will be once the folder has its final name.
@@ -138,9 +138,18 @@ function packedContentHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * Where installs are kept between runs: the system's temp folder
+ * (scripts/run-tests.mjs names it, having given each file a temp folder that
+ * goes with the run).
+ */
+function cacheRoot(): string {
+  return process.env['CDP_MCP_TEST_CACHE_DIR'] ?? tmpdir();
+}
+
 /** Removes other cached installs not used for a day (and staging folders of runs that died). */
 function pruneCache(keep: string): void {
-  const root = tmpdir();
+  const root = cacheRoot();
   for (const name of readdirSync(root)) {
     const path = join(root, name);
     if (!name.startsWith(CACHE_PREFIX) || path === keep) {
