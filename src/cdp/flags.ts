@@ -25,9 +25,13 @@ export const DISABLED_FEATURES = [
   'AutofillServerCommunication',
   // The "Enhanced ad privacy" dialog could cover the page.
   'PrivacySandboxSettings4',
-  // RenderDocument (a new document per navigation) still has bugs that break automation.
-  'RenderDocument',
 ];
+// Not RenderDocument, which chrome-launcher turns off (for Lighthouse): with it
+// off, a frame keeps its renderer-side objects across same-site navigations,
+// and Chrome 156's renderer crashes on Accessibility.enable in a document
+// whose frame had its accessibility tree read before the navigation (a
+// snapshot, then navigate_page, then a snapshot that looks below a node).
+// Chrome's default and the reference's launch leave it on.
 
 /** Everything we pass unless told to leave it out. */
 export const DEFAULT_CHROME_FLAGS = [

@@ -1,5 +1,10 @@
+import {getMaxListeners, setMaxListeners} from 'node:events';
+
 import {CancelledError} from '../util/async.js';
 import {CdpTimeoutError} from './errors.js';
+
+/** Commands that may listen to one abort signal at once before Node warns. */
+const SIGNAL_LISTENERS = 1_000;
 
 /**
  * Default bound of a single CDP command. Long operations pass their own.
@@ -67,7 +72,14 @@ export class PendingCalls {
         }
       };
       this.#calls.set(id, {method, sessionId, end});
-      signal?.addEventListener('abort', onAbort, {once: true});
+      if (signal) {
+        // One listener per command in flight (a snapshot has up to 64), each removed when its command
+        // ends: above Node's default of 10, which would warn of a leak on the server's stderr.
+        if (getMaxListeners(signal) < SIGNAL_LISTENERS) {
+          setMaxListeners(SIGNAL_LISTENERS, signal);
+        }
+        signal.addEventListener('abort', onAbort, {once: true});
+      }
     });
     return {id, answer};
   }

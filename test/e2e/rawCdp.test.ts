@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
+import {FixtureServer} from '../support/fixtureServer.js';
 import {startServer, type TestServer} from '../support/mcpClient.js';
 
 describe('send_cdp_command', () => {
@@ -134,5 +135,26 @@ describe('send_cdp_command', () => {
     assert.match(array.text, /^Error: "params" must be a JSON object such as/);
     const t = await send('Browser.getVersion', undefined, 'tab');
     assert.match(t.text, /"target": Invalid type: Expected \("page" \| "browser"\)/);
+  });
+
+  it('leaves a page whose tree was read alive when the next document turns accessibility on', async () => {
+    // Chrome started with RenderDocument off (chrome-launcher's default list) crashed the renderer here:
+    // the snapshot path turns the domain on when it looks below a node, and agents send it raw.
+    const fixtures = await new FixtureServer().start();
+    try {
+      const url = fixtures.html('/form', '<!doctype html><title>Form</title><h1>Sign up</h1><button>Send</button>');
+      for (let visit = 0; visit < 2; visit++) {
+        assert.equal((await mcp.call('navigate_page', {pageId: 1, type: 'url', url})).isError, false);
+        assert.match((await mcp.call('take_snapshot', {pageId: 1})).text, /button "Send"/);
+      }
+      const enabled = await send('Accessibility.enable');
+      assert.equal(enabled.isError, false, enabled.text);
+      const after = await mcp.call('take_snapshot', {pageId: 1});
+      assert.equal(after.isError, false, after.text);
+      assert.match(after.text, /heading "Sign up"/);
+    } finally {
+      await send('Accessibility.disable');
+      await fixtures.stop();
+    }
   });
 });

@@ -15,8 +15,12 @@ const SOURCE = new URL('../../../../src/cdp/flags.ts', import.meta.url);
 const base = {headless: false, chromeArgs: [], ignoreDefaultChromeArgs: []};
 
 describe('default Chrome flags', () => {
-  it("start from chrome-launcher's defaults, in their order, then add ours", () => {
-    const theirs = ChromeLauncher.Launcher.defaultFlags();
+  it("start from chrome-launcher's defaults, in their order, then add ours; RenderDocument stays on", () => {
+    // All but RenderDocument among the disabled features (see DISABLED_FEATURES).
+    const theirs = ChromeLauncher.Launcher.defaultFlags().map(flag =>
+      flag.startsWith('--disable-features=') ? flag.replace(/,RenderDocument\b/, '') : flag,
+    );
+    assert.ok(!DISABLED_FEATURES.includes('RenderDocument'));
     assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(0, theirs.length), theirs);
     assert.deepEqual(DEFAULT_CHROME_FLAGS.slice(theirs.length), [
       '--hide-crash-restore-bubble',
