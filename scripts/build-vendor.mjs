@@ -19,6 +19,7 @@ import {
   OUT_DIR,
   polyfillSource,
   ROOT,
+  slimProtocolPlugin,
   stubsPlugin,
   virtualEntriesPlugin,
 } from './vendor/common.mjs';
@@ -118,7 +119,7 @@ async function build() {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     outdir: OUT_DIR,
-    plugins: [stubsPlugin, virtualEntriesPlugin(sources)],
+    plugins: [slimProtocolPlugin, stubsPlugin, virtualEntriesPlugin(sources)],
   });
   metafiles.push(main.metafile);
 
