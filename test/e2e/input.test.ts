@@ -55,6 +55,15 @@ list.addEventListener('drop', e => {
 });
 </script>`;
 
+// Which animation frame each move of a pressed pointer came in.
+const MOVES = `<!doctype html><title>Moves</title><p>Drag from here</p><div style="height:300px"></div><p>Drop here</p>
+<script>
+let frame = 0;
+(function tick() { frame++; requestAnimationFrame(tick); })();
+window.moveFrames = [];
+addEventListener('pointermove', e => { if (e.buttons) window.moveFrames.push(frame); });
+</script>`;
+
 describe('input tools', () => {
   let fixtures: FixtureServer;
   let mcp: TestServer;
@@ -77,6 +86,7 @@ describe('input tools', () => {
     fixtures.html('/form', FORM);
     fixtures.html('/actions', ACTIONS);
     fixtures.html('/dnd', DND);
+    fixtures.html('/moves', MOVES);
     fixtures.html('/landing', '<title>Landing</title><p>landed</p>');
     fixtures.html('/frames', framesPage(`http://localhost:${fixtures.port}`));
     fixtures.html('/child', CHILD_FRAME);
@@ -284,6 +294,15 @@ describe('input tools', () => {
       await evaluate(`() => [[...document.querySelectorAll('li')].map(li => li.textContent), window.dropped]`),
       [['Second', 'Third', 'First'], 'First'],
     );
+  });
+
+  it('moves a dragged pointer one animation frame at a time, as a drag library expects', async () => {
+    await open('/moves');
+    const r = await mcp.call('drag', {pageId: 1, from_uid: uid(/"Drag from here"/), to_uid: uid(/"Drop here"/)});
+    assert.equal(r.text, 'Successfully dragged an element');
+    const frames = (await evaluate('() => window.moveFrames')) as number[];
+    assert.ok(frames.length >= 3, `moves: ${frames.length}`);
+    assert.equal(new Set(frames).size, frames.length, `several moves in one frame: ${frames.join(', ')}`);
   });
 
   it('acts inside same-origin and out-of-process iframes and shadow roots', async () => {
