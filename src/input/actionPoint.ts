@@ -7,6 +7,7 @@
  */
 import {ElementGoneError, type Page, type ResolvedElement, staleElementError} from '../browser/core/Page.js';
 import {cpuMultiplier} from '../browser/core/settle.js';
+import type {CdpSession} from '../cdp/CdpConnection.js';
 import {errorMessage, sleep, TimeoutError, withTimeout} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {PageQuoteError} from '../util/pageQuote.js';
@@ -358,17 +359,27 @@ const NOT_INTERACTIVE_REASON: Partial<Record<Blocker, string>> = {
   'out of view': 'it stays outside the visible area even after scrolling',
 };
 
-/** Resolves after two animation frames of the document it runs in: it has drawn since the call. */
-const TWO_FRAMES = 'new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))';
+/** Resolves after one or two animation frames of the document it runs in: it has drawn since the call. */
+const FRAMES = {
+  1: 'new Promise(r => requestAnimationFrame(() => r(true)))',
+  2: 'new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))',
+} as const;
 
-/** Waits (bounded) until the element's document has drawn twice: it has handled the input sent before. */
-export async function pageDrew(element: ResolvedElement): Promise<void> {
+/**
+ * Waits (bounded) until the session's document has drawn `frames` times: it
+ * has handled the input sent before. A page that does not paint (a hidden
+ * tab) never runs the callback: the bound lets the action go on.
+ */
+export async function framesDrawn(session: CdpSession, frames: 1 | 2): Promise<void> {
   await withTimeout(
-    element.session.send('Runtime.evaluate', {expression: TWO_FRAMES, awaitPromise: true, returnByValue: true}),
+    session.send('Runtime.evaluate', {expression: FRAMES[frames], awaitPromise: true, returnByValue: true}),
     FRAME_WAIT_MS,
     'no frame',
   ).catch(() => undefined);
 }
+
+/** Waits (bounded) until the element's document has drawn twice. */
+export const pageDrew = (element: ResolvedElement): Promise<void> => framesDrawn(element.session, 2);
 
 /**
  * For an element inside out-of-process frames: the browser routes input by
@@ -379,16 +390,7 @@ export async function pageDrew(element: ResolvedElement): Promise<void> {
  */
 async function framesCaughtUp(page: Page, element: ResolvedElement, located: Located): Promise<boolean> {
   const sessions = new Set([page.session, element.session, ...located.chain.map(level => level.parent)]);
-  await Promise.all(
-    [...sessions].map(session =>
-      // A page that does not paint (hidden tab) never runs the callback: the bound lets the action go on.
-      withTimeout(
-        session.send('Runtime.evaluate', {expression: TWO_FRAMES, awaitPromise: true, returnByValue: true}),
-        FRAME_WAIT_MS,
-        'no frame',
-      ).catch(() => undefined),
-    ),
-  );
+  await Promise.all([...sessions].map(session => framesDrawn(session, 2)));
   const now = await locateOrLose(page, element);
   return now !== undefined && now.inView && now.point.x === located.point.x && now.point.y === located.point.y;
 }

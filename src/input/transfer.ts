@@ -1,15 +1,12 @@
 import type {Page, ResolvedElement} from '../browser/core/Page.js';
 import {deferred, withTimeout} from '../util/async.js';
-import {actionPoint, pageDrew, type Point} from './actionPoint.js';
+import {actionPoint, framesDrawn, pageDrew, type Point} from './actionPoint.js';
 import {callOn, mouseClick} from './actions.js';
 import {dropCover} from './dropCheck.js';
 
 /** Fewest and most pointer moves of one drag, each in a frame of its own (moveOnto). */
 const MIN_STEPS = 3;
 const MAX_STEPS = 25;
-/** Bound of the wait for the page's next animation frame after a move (a page that does not paint has none). */
-const FRAME_WAIT_MS = 250;
-const NEXT_FRAME = 'new Promise(r => requestAnimationFrame(() => r(true)))';
 
 /**
  * Where a drag onto `to` ends: past the middle of the target in the direction
@@ -131,11 +128,7 @@ async function moveOnto(page: Page, to: ResolvedElement, toUid: string, start: P
     // The next move in the next frame, as Chrome delivers moves without the Overlay domain (unbufferedInput.ts
     // turns it on): drag libraries handle a move in a frame or a task after it (SortableJS starts its drag in a
     // timeout and swaps items once per move), so moves sent at once left a list unchanged on a busy machine.
-    await withTimeout(
-      page.session.send('Runtime.evaluate', {expression: NEXT_FRAME, awaitPromise: true, returnByValue: true}),
-      FRAME_WAIT_MS,
-      'no frame',
-    ).catch(() => undefined);
+    await framesDrawn(page.session, 1);
   }
   return end;
 }
