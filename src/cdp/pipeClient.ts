@@ -12,6 +12,7 @@ import type {Readable, Writable} from 'node:stream';
 import {StringDecoder} from 'node:string_decoder';
 
 import {debug} from '../util/logger.js';
+import {writeInPieces} from '../util/pieces.js';
 import type {RawClient, RawEvent} from './rawClient.js';
 
 type Callback = (error: unknown, result: unknown) => void;
@@ -82,7 +83,8 @@ export class PipeClient implements RawClient {
         this.outgoing.uncork();
       });
     }
-    this.outgoing.write(`${JSON.stringify(message)}\0`);
+    // In pieces, as a large command (a mock's body, a long script) is one block of its size in the C allocator otherwise.
+    writeInPieces(this.outgoing, `${JSON.stringify(message)}\0`);
   }
 
   on(event: 'event', listener: (message: RawEvent) => void): this;

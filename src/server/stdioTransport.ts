@@ -17,6 +17,7 @@ import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {type JSONRPCMessage, JSONRPCMessageSchema} from '@modelcontextprotocol/sdk/types.js';
 
 import {debug} from '../util/logger.js';
+import {writeInPieces} from '../util/pieces.js';
 
 /** The largest message read, as the SDK's own limit (and so what clients already expect). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -64,7 +65,8 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise(resolve => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) {
+      // In pieces: one write of a large answer is one block of its size in the C allocator (util/pieces.ts).
+      if (writeInPieces(this.output, `${JSON.stringify(message)}\n`)) {
         resolve();
       } else {
         this.output.once('drain', resolve);

@@ -153,11 +153,13 @@ export class PerformanceTracer {
     try {
       progress('Stopping the trace');
       const data = await recording.stop();
-      progress(`Read the trace (${(data.length / 1024 / 1024).toFixed(1)} MB)`);
+      const bytes = data.reduce((sum, piece) => sum + piece.length, 0);
+      progress(`Read the trace (${(bytes / 1024 / 1024).toFixed(1)} MB)`);
       if (options.filePath) {
         const gzipped = options.filePath.endsWith('.gz');
+        const whole = Buffer.concat(data, bytes);
         const saved = await options.files.save(
-          gzipped ? await gzipAsync(data) : data,
+          gzipped ? await gzipAsync(whole) : whole,
           options.filePath,
           gzipped ? '.gz' : '.json',
         );

@@ -77,13 +77,21 @@ export class TraceAnalysis {
     }
   }
 
-  /** Sends the raw trace; resolves with DevTools' texts, rejects with why there are none. */
-  analyze(data: Buffer): Promise<TraceReport> {
+  /**
+   * Sends the raw trace (one buffer, or its pieces in order: TraceRecording
+   * reads it in pieces); resolves with DevTools' texts, rejects with why there
+   * are none.
+   */
+  analyze(data: Buffer | readonly Buffer[]): Promise<TraceReport> {
     const child = this.#child;
     if (child && !this.#settled) {
-      child.stdin?.end(data);
-      const timeoutMs =
-        this.#options.timeoutMs ?? ANALYSIS_BASE_MS + Math.ceil(data.length / 2 ** 20) * ANALYSIS_MS_PER_MB;
+      const pieces = Buffer.isBuffer(data) ? [data] : data;
+      for (const piece of pieces) {
+        child.stdin?.write(piece);
+      }
+      child.stdin?.end();
+      const bytes = pieces.reduce((sum, piece) => sum + piece.length, 0);
+      const timeoutMs = this.#options.timeoutMs ?? ANALYSIS_BASE_MS + Math.ceil(bytes / 2 ** 20) * ANALYSIS_MS_PER_MB;
       if (this.#started) {
         this.#bound(timeoutMs, 'finish');
       } else {

@@ -2,6 +2,7 @@ import type {CdpSession} from '../../cdp/CdpConnection.js';
 import {TargetClosedError} from '../../cdp/errors.js';
 import {TimeoutError, withTimeout} from '../../util/async.js';
 import {debug} from '../../util/logger.js';
+import {bytePieces} from '../../util/pieces.js';
 
 /** Bound of Tracing.start. */
 const TRACE_START_TIMEOUT_MS = 10_000;
@@ -50,8 +51,12 @@ export class TraceRecording {
     return this.#stopped;
   }
 
-  /** Ends tracing and returns the raw trace (JSON bytes). */
-  async stop(): Promise<Buffer> {
+  /**
+   * Ends tracing and returns the raw trace (JSON bytes) in pieces of under
+   * 128 KB, never one buffer of its size: the C allocator would keep up to
+   * twice that size of freed memory for good after it (util/pieces.ts).
+   */
+  async stop(): Promise<Buffer[]> {
     const handle = await this.#end();
     return this.#read(handle);
   }
@@ -94,7 +99,7 @@ export class TraceRecording {
     return this.#complete;
   }
 
-  async #read(handle: string): Promise<Buffer> {
+  async #read(handle: string): Promise<Buffer[]> {
     const chunks: Buffer[] = [];
     let total = 0;
     const deadline = Date.now() + TRACE_READ_TIMEOUT_MS;
@@ -108,14 +113,15 @@ export class TraceRecording {
           {handle, size: IO_READ_CHUNK_BYTES},
           IO_READ_TIMEOUT_MS,
         );
-        const chunk = Buffer.from(data, base64Encoded ? 'base64' : 'utf8');
-        total += chunk.length;
+        for (const piece of bytePieces(data, base64Encoded === true)) {
+          total += piece.length;
+          chunks.push(piece);
+        }
         if (total > MAX_TRACE_BYTES) {
           throw new Error(
             `The trace is larger than ${MAX_TRACE_BYTES / 1024 / 1024} MB; record a shorter one (reload=true with autoStop, or stop sooner).`,
           );
         }
-        chunks.push(chunk);
         if (eof) {
           break;
         }
@@ -123,6 +129,6 @@ export class TraceRecording {
     } finally {
       await this.session.trySend('IO.close', {handle});
     }
-    return Buffer.concat(chunks, total);
+    return chunks;
   }
 }

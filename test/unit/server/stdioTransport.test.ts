@@ -49,6 +49,30 @@ describe('StdioTransport', () => {
     return {input, transport, received, sent, closed: () => closed};
   }
 
+  it('writes a large message in pieces (one block of its size in the C allocator otherwise), whole on the wire', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const writes: number[] = [];
+    const write = output.write.bind(output);
+    output.write = ((chunk: string, ...rest: never[]) => {
+      writes.push(chunk.length);
+      return write(chunk, ...rest);
+    }) as typeof output.write;
+    const chunks: Buffer[] = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const transport = new StdioTransport(input, output);
+    await transport.start();
+    const text = `${'long answer 😀 '.repeat(20_000)}end`;
+    const message = {jsonrpc: '2.0', id: 3, result: {content: [{type: 'text', text}]}} as JSONRPCMessage;
+    await transport.send(message);
+    await transport.close();
+    assert.ok(writes.length > 1, `one write of ${writes[0]} characters`);
+    assert.ok(writes.every(length => length <= 32 * 1024));
+    const line = Buffer.concat(chunks).toString('utf8');
+    assert.ok(line.endsWith('\n'));
+    assert.deepEqual(JSON.parse(line), message);
+  });
+
   it('reads on after a message over the limit, answering it with the limit and its id', async () => {
     const t = open(100);
     await t.transport.start();
