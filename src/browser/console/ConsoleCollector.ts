@@ -1,5 +1,6 @@
 import type {Protocol} from '../../../protocol/index.js';
 import type {CdpSession} from '../../cdp/CdpConnection.js';
+import {StringPool} from '../../util/intern.js';
 import {type Identified, NavigationBuckets} from '../network/NavigationBuckets.js';
 import {aggregationKey, describeIssue, issueDetails, issueVariants} from './issues.js';
 
@@ -148,6 +149,32 @@ export function slimObject(arg: RemoteObject): RemoteObject {
   return slim;
 }
 
+/** Script URLs, ids and function names: the same few in the stacks of a page's messages, one copy each. */
+const pool = new StringPool();
+
+/** What formatting reads of a stack (frames, async parents), its strings shared with earlier messages'. */
+export function compactStack(stack: StackTrace | undefined): StackTrace | undefined {
+  if (!stack) {
+    return undefined;
+  }
+  const compact: StackTrace = {
+    callFrames: stack.callFrames.map(frame => ({
+      functionName: pool.intern(frame.functionName),
+      scriptId: pool.intern(frame.scriptId),
+      url: pool.intern(frame.url),
+      lineNumber: frame.lineNumber,
+      columnNumber: frame.columnNumber,
+    })),
+  };
+  if (stack.description !== undefined) {
+    compact.description = stack.description;
+  }
+  if (stack.parent) {
+    compact.parent = compactStack(stack.parent);
+  }
+  return compact;
+}
+
 export function stackBytes(stack: StackTrace | undefined): number {
   let n = 0;
   for (let s: StackTrace | undefined = stack; s; s = s.parent) {
@@ -177,7 +204,7 @@ export function consoleApiEntry(
     text,
     argsCount: args.length,
     args,
-    stackTrace: e.stackTrace,
+    stackTrace: compactStack(e.stackTrace),
     approxBytes: 200 + text.length * 2 + args.length * 120 + stackBytes(e.stackTrace),
   };
 }
@@ -197,7 +224,7 @@ export function exceptionEntry(
     text,
     argsCount: 0,
     exception: details.exception ? slimObject(details.exception) : undefined,
-    stackTrace: details.stackTrace,
+    stackTrace: compactStack(details.stackTrace),
     approxBytes: 200 + text.length * 2 + stackBytes(details.stackTrace),
   };
 }
