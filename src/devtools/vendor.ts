@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 
 import {errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
+import {holdStringTableRoom} from '../util/stringTable.js';
 import type {CssBundle, TraceBundle} from './bundleTypes.js';
 
 /**
@@ -29,6 +30,12 @@ export const VENDOR_FILES = {
 
 export type VendorFile = keyof typeof VENDOR_FILES;
 
+/**
+ * Entries made in V8's string table before importing a bundle (util/stringTable.ts):
+ * about the distinct names and strings of its code (DevTools' SDK: 15,000).
+ */
+const STRING_TABLE_ROOM: Partial<Record<VendorFile, number>> = {css: 16_000};
+
 /** How long each bundle took to import (for diagnostics and the bench). */
 export const loadTimesMs = new Map<VendorFile, number>();
 
@@ -50,6 +57,7 @@ function importOnce<T>(file: VendorFile, after?: () => Promise<unknown>): Promis
         );
       }
       const started = performance.now();
+      const release = holdStringTableRoom(STRING_TABLE_ROOM[file] ?? 0);
       try {
         const module: unknown = await import(url.href);
         loadTimesMs.set(file, performance.now() - started);
@@ -59,6 +67,8 @@ function importOnce<T>(file: VendorFile, after?: () => Promise<unknown>): Promis
         throw new Error(`Could not load the DevTools bundle ${VENDOR_FILES[file]}: ${errorMessage(error)}`, {
           cause: error,
         });
+      } finally {
+        release();
       }
     })();
     // A failed load may be retried after a rebuild.
