@@ -112,20 +112,7 @@ export class AxTreeCache {
     if (!reading && !this.#kept.has(place.key)) {
       return plain;
     }
-    const started = performance.now();
-    const [{frame, result}, framesBelow] = await Promise.all([
-      frames.target(place, this.#probe(place, frames, worlds)),
-      frames.framesBelow(place),
-    ]);
-    const {reason, counts} = result;
-    this.#costs.set(
-      place.key,
-      afterCheck(this.#costs.get(place.key), {
-        loaderId: frame.loaderId,
-        ms: performance.now() - started,
-        refused: reason.startsWith('custom element'),
-      }),
-    );
+    const {frame, reason, counts, framesBelow} = await this.#timedProbe(place, frames, worlds);
     const kept = this.#kept.get(place.key);
     const why =
       reason ||
@@ -160,6 +147,27 @@ export class AxTreeCache {
         return fresh;
       },
     };
+  }
+
+  /** The probe and the frames inside, its cost recorded. */
+  async #timedProbe(
+    place: FramePlace,
+    frames: SnapshotFrames,
+    worlds: IsolatedWorlds,
+  ): Promise<{frame: FrameTarget; reason: string; counts: string | undefined; framesBelow: string}> {
+    const started = performance.now();
+    const [{frame, result}, framesBelow] = await Promise.all([
+      frames.target(place, this.#probe(place, frames, worlds)),
+      frames.framesBelow(place),
+    ]);
+    const {reason, counts} = result;
+    const check = {
+      loaderId: frame.loaderId,
+      ms: performance.now() - started,
+      refused: reason.startsWith('custom element'),
+    };
+    this.#costs.set(place.key, afterCheck(this.#costs.get(place.key), check));
+    return {frame, reason, counts, framesBelow};
   }
 
   async #read(place: FramePlace, frames: SnapshotFrames): Promise<AxTreeRead> {
