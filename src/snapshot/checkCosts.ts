@@ -8,7 +8,10 @@
  * frame is checked when its reads cost at least CHECK_PAYS_AT times its
  * checks (a hit every other snapshot pays for it), or, before a check was
  * measured, when a read took FIRST_CHECK_MS or more. Frames of
- * MIN_KEPT_NODES nodes or more are always checked. The first read and the
+ * MIN_KEPT_NODES nodes or more are always checked, frames under
+ * MIN_CHECKED_NODES never (Chrome reads them in about the time of a check;
+ * a slow read there says the machine is busy, not that the frame is
+ * costly, and each check would add two round trips). The first read and the
  * first check of a document are not measured: Chrome builds the document's
  * accessibility objects on its first read, and our first check makes its
  * isolated world and installs the watch. A check keeps the cheapest time
@@ -16,6 +19,7 @@
  * one slow one (a busy machine) would otherwise stop the checks for good.
  */
 export const MIN_KEPT_NODES = 300;
+export const MIN_CHECKED_NODES = 100;
 export const FIRST_CHECK_MS = 3;
 export const CHECK_PAYS_AT = 2;
 
@@ -44,7 +48,7 @@ export function worthChecking(costs: FrameCosts | undefined): boolean {
   if (costs.nodes >= MIN_KEPT_NODES) {
     return true;
   }
-  if (costs.readMs === undefined) {
+  if (costs.nodes < MIN_CHECKED_NODES || costs.readMs === undefined) {
     return false;
   }
   return costs.checkMs === undefined ? costs.readMs >= FIRST_CHECK_MS : costs.readMs >= CHECK_PAYS_AT * costs.checkMs;

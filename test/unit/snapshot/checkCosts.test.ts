@@ -7,6 +7,7 @@ import {
   CHECK_PAYS_AT,
   FIRST_CHECK_MS,
   type FrameCosts,
+  MIN_CHECKED_NODES,
   MIN_KEPT_NODES,
   worthChecking,
 } from '../../../src/snapshot/checkCosts.js';
@@ -31,9 +32,14 @@ describe('snapshot cache: whether a frame is checked', () => {
   });
 
   it('leaves the first read of a document out: Chrome builds its accessibility objects then', () => {
-    assert.equal(worthChecking(history(50, [40])), false);
-    assert.equal(worthChecking(history(50, [40, FIRST_CHECK_MS])), true);
-    assert.equal(worthChecking(history(50, [40, FIRST_CHECK_MS - 0.5])), false);
+    assert.equal(worthChecking(history(150, [40])), false);
+    assert.equal(worthChecking(history(150, [40, FIRST_CHECK_MS])), true);
+    assert.equal(worthChecking(history(150, [40, FIRST_CHECK_MS - 0.5])), false);
+  });
+
+  it('never checks small frames, however slow their reads (a busy machine)', () => {
+    assert.equal(worthChecking(history(MIN_CHECKED_NODES - 1, [40, 40, 40], [1, 1])), false);
+    assert.equal(worthChecking(history(MIN_CHECKED_NODES, [40, 40, 40], [1, 1])), true);
   });
 
   it('always checks big frames', () => {
