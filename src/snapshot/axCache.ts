@@ -2,6 +2,7 @@ import type {Protocol} from '../../protocol/index.js';
 import {CancelledError, errorMessage} from '../util/async.js';
 import {debug} from '../util/logger.js';
 import {axWatch} from './axWatch.js';
+import {afterCheck, afterRead, type FrameCosts, worthChecking} from './checkCosts.js';
 import type {FramePlace, IsolatedWorlds, SnapshotFrames} from './frames.js';
 import {printedTree} from './treeCompare.js';
 import type {FrameTarget} from './types.js';
@@ -50,15 +51,6 @@ export function readFullTree(place: FramePlace, frames: SnapshotFrames): Promise
 }
 
 /**
- * A frame is checked and its tree kept only when its last read had at least
- * this many nodes. The check costs two round trips to the page (about as
- * much as reading a tree of 50 to 100 nodes, measured on a loaded 2-core
- * machine) and is wasted whenever the page changed since, as it has after
- * most actions: below this size it would cost more than it can save.
- */
-const MIN_KEPT_NODES = 300;
-
-/**
  * CDP_MCP_SNAPSHOT_CACHE: `off`, every snapshot reads every frame whole;
  * `always`, frames of any size are kept; `verify`, as `always`, and every
  * kept tree is also read again and compared (tests).
@@ -84,8 +76,8 @@ export function cacheMode(): 'on' | 'off' | 'always' | 'verify' {
  *   Chrome's own (its first read of a document recomputes some styles, so a
  *   document is read whole twice before its tree is kept);
  * - the frame's document (loaderId) and the frames inside it with theirs.
- * By default only frames whose last read had MIN_KEPT_NODES nodes or more
- * are checked and kept; smaller ones are read as before, in one round trip.
+ * By default only frames where a check likely costs less than it saves are
+ * checked and kept (checkCosts.ts); others are read as before, in one round trip.
  * Anything the signal cannot vouch for is a change: a document with a
  * defined custom element (ElementInternals, see axWatch.ts), a watch that
  * failed, counts Chrome did not give. Such frames are read whole every time.
@@ -97,8 +89,8 @@ export function cacheMode(): 'on' | 'off' | 'always' | 'verify' {
  */
 export class AxTreeCache {
   readonly #kept = new Map<string, Kept>();
-  /** Per frame: the nodes of its last read (the size decides whether it is worth keeping). */
-  readonly #sizes = new Map<string, number>();
+  /** Per frame: what its reads and checks cost (whether checking it is worth it, checkCosts.ts). */
+  readonly #costs = new Map<string, FrameCosts>();
 
   /**
    * The frame's tree for this snapshot: the kept one when nothing changed,
@@ -113,18 +105,14 @@ export class AxTreeCache {
     if (mode === 'off') {
       return plain;
     }
-    if (mode === 'on' && (this.#sizes.get(place.key) ?? 0) < MIN_KEPT_NODES) {
+    if (mode === 'on' && !worthChecking(this.#costs.get(place.key))) {
       this.#kept.delete(place.key);
       return plain;
     }
     if (!reading && !this.#kept.has(place.key)) {
       return plain;
     }
-    const [{frame, result}, framesBelow] = await Promise.all([
-      frames.target(place, this.#probe(place, frames, worlds)),
-      frames.framesBelow(place),
-    ]);
-    const {reason, counts} = result;
+    const {frame, reason, counts, framesBelow} = await this.#timedProbe(place, frames, worlds);
     const kept = this.#kept.get(place.key);
     const why =
       reason ||
@@ -161,9 +149,32 @@ export class AxTreeCache {
     };
   }
 
+  /** The probe and the frames inside, its cost recorded. */
+  async #timedProbe(
+    place: FramePlace,
+    frames: SnapshotFrames,
+    worlds: IsolatedWorlds,
+  ): Promise<{frame: FrameTarget; reason: string; counts: string | undefined; framesBelow: string}> {
+    const started = performance.now();
+    const [{frame, result}, framesBelow] = await Promise.all([
+      frames.target(place, this.#probe(place, frames, worlds)),
+      frames.framesBelow(place),
+    ]);
+    const {reason, counts} = result;
+    const check = {
+      loaderId: frame.loaderId,
+      ms: performance.now() - started,
+      refused: reason.startsWith('custom element'),
+    };
+    this.#costs.set(place.key, afterCheck(this.#costs.get(place.key), check));
+    return {frame, reason, counts, framesBelow};
+  }
+
   async #read(place: FramePlace, frames: SnapshotFrames): Promise<AxTreeRead> {
+    const started = performance.now();
     const fresh = await readFullTree(place, frames);
-    this.#sizes.set(place.key, fresh.nodes.length);
+    const read = {loaderId: fresh.frame.loaderId, nodes: fresh.nodes.length, ms: performance.now() - started};
+    this.#costs.set(place.key, afterRead(this.#costs.get(place.key), read));
     return fresh;
   }
 
@@ -244,7 +255,7 @@ export class AxTreeCache {
 
   /** Forgets the frames the latest snapshot did not visit. */
   retain(visited: ReadonlySet<string>): void {
-    for (const map of [this.#kept, this.#sizes]) {
+    for (const map of [this.#kept, this.#costs]) {
       for (const key of map.keys()) {
         if (!visited.has(key)) {
           map.delete(key);

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import {mkdtemp} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {after, before, describe, it} from 'node:test';
 
+import {CdpSends, cdpSendsOptions, roundTrips} from '../support/cdpSends.js';
 import {routePerformancePages} from '../support/devtoolsFixtures.js';
 import {FixtureServer} from '../support/fixtureServer.js';
 import {startServer, type TestServer} from '../support/mcpClient.js';
@@ -16,12 +20,15 @@ describe('get_css_styles', () => {
   let fixtures: FixtureServer;
   let mcp: TestServer;
   let snapshot: string;
+  let sends: CdpSends;
 
   before(async () => {
     fixtures = await new FixtureServer().start();
     routePerformancePages(fixtures);
+    sends = new CdpSends(join(await mkdtemp(join(tmpdir(), 'css-sends-')), 'server.log'));
+    const logged = cdpSendsOptions(sends.logFile);
     // Whole outputs, as the reference gives them (ours caps them by default).
-    mcp = await startServer({args: ['--no-page-id-routing', '--maxOutputChars', '0']});
+    mcp = await startServer({args: ['--no-page-id-routing', '--maxOutputChars', '0', ...logged.args], env: logged.env});
     await mcp.call('navigate_page', {url: fixtures.url('/shop')});
     snapshot = (await mcp.call('take_snapshot')).text;
   });
@@ -29,6 +36,23 @@ describe('get_css_styles', () => {
   after(async () => {
     await mcp?.close();
     await fixtures?.stop();
+  });
+
+  it("waits on Chrome twice for a set-up page's element: its node, then its styles and the environment together", async () => {
+    const uid = uidOf(snapshot, /heading "Big sale"/);
+    // The first call sets DevTools' models up.
+    assert.equal((await mcp.call('get_css_styles', {uid})).isError, false);
+    const from = await sends.mark();
+    const result = await mcp.call('get_css_styles', {uid});
+    assert.equal(result.isError, false, result.text);
+    const commands = (await sends.since(from)).filter(c => c.method.startsWith('CSS.') || c.method.startsWith('DOM.'));
+    const shown = commands.map(c => `${c.method} (after ${c.after})`).join(', ');
+    assert.deepEqual(
+      commands.map(c => c.method).sort(),
+      ['CSS.getEnvironmentVariables', 'CSS.getMatchedStylesForNode', 'DOM.pushNodesByBackendIdsToFrontend'],
+      shown,
+    );
+    assert.equal(roundTrips(commands), 2, shown);
   });
 
   it('lists the cascade with sources, overridden and inherited declarations', async () => {

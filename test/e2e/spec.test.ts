@@ -189,10 +189,15 @@ describe('tools/list for a spec-checking client', () => {
 });
 
 describe('logging', () => {
-  async function withLog(args: string[], level?: 'error'): Promise<{server: TestServer; messages: LogMessages}> {
+  async function withLog(
+    args: string[],
+    level?: 'error',
+    nodeArgs: string[] = [],
+  ): Promise<{server: TestServer; messages: LogMessages}> {
     const messages = new LogMessages();
     const server = await startServer({
       args,
+      nodeArgs,
       setup: client =>
         client.setNotificationHandler(LoggingMessageNotificationSchema, n => {
           messages.add(`${n.params.level} ${n.params.logger ?? ''} ${String(n.params.data)}`);
@@ -219,6 +224,43 @@ describe('logging', () => {
       );
     } finally {
       await server.close();
+    }
+  });
+
+  it('tracks no call through async hooks, which slow every promise of the process', async () => {
+    // On Node 20 an AsyncLocalStorage or an async hook turns on V8's promise hooks for every promise.
+    const dir = mkdtempSync(join(tmpdir(), 'cdp-mcp-hooks-'));
+    try {
+      const log = join(dir, 'hooks.txt');
+      const preload = join(dir, 'preload.mjs');
+      writeFileSync(
+        preload,
+        `import hooks from 'node:async_hooks';
+import {appendFileSync} from 'node:fs';
+import {syncBuiltinESMExports} from 'node:module';
+const note = what => appendFileSync(${JSON.stringify(log)}, what + '\\n');
+for (const name of ['run', 'enterWith', 'getStore']) {
+  const own = hooks.AsyncLocalStorage.prototype[name];
+  hooks.AsyncLocalStorage.prototype[name] = function (...args) { note('AsyncLocalStorage.' + name); return own.apply(this, args); };
+}
+const createHook = hooks.createHook;
+hooks.createHook = (...args) => { note('createHook'); return createHook(...args); };
+syncBuiltinESMExports();
+note('loaded');
+`,
+      );
+      const {server, messages} = await withLog([WARNING_ARG], undefined, ['--import', preload]);
+      try {
+        const pages = await server.call('list_pages');
+        assert.equal(pages.isError, false, pages.text);
+        // The launch warned during the call, which still reaches the client.
+        await messages.waitFor(PORT_WARNING);
+      } finally {
+        await server.close();
+      }
+      assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['loaded']);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
     }
   });
 

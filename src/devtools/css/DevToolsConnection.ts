@@ -23,6 +23,14 @@ type Answer = {result: unknown} | {error: {code: number; message: string; data?:
  */
 export class DevToolsConnection {
   readonly #observers = new Set<CdpObserver>();
+  /**
+   * CSS.getEnvironmentVariables, asked together with the element's matched
+   * styles: DevTools' CSS model asks for it only once the styles answered
+   * (CSSModel.getMatchedStyles), a round trip of its own on every
+   * get_css_styles. Its answer does not depend on the element; it serves the
+   * model's next ask only.
+   */
+  #environment: Promise<Answer> | undefined;
   readonly #unsubscribe: Array<() => void>;
 
   constructor(readonly session: CdpSession) {
@@ -44,6 +52,18 @@ export class DevToolsConnection {
     if (sessionId !== undefined && sessionId !== this.session.id) {
       return {error: {code: -32001, message: `Unknown session ${sessionId}`}};
     }
+    if (method === 'CSS.getEnvironmentVariables' && this.#environment) {
+      const asked = this.#environment;
+      this.#environment = undefined;
+      return asked;
+    }
+    if (method === 'CSS.getMatchedStylesForNode') {
+      this.#environment = this.#send('CSS.getEnvironmentVariables', {});
+    }
+    return this.#send(method, params);
+  }
+
+  async #send(method: string, params: object | undefined): Promise<Answer> {
     try {
       const result = await this.session.connection.send(
         method as never,
