@@ -438,7 +438,6 @@ await new Promise(resolveAll => {
   };
   fill();
 });
-rmSync(cpuDir, {recursive: true, force: true});
 if (cgroupDir) {
   // The last files' processes were killed as they ended: give them a moment to go.
   for (let tries = 0; endedGroups.length && tries < 20; tries++) {
@@ -452,6 +451,15 @@ if (cgroupDir) {
   } catch {
     // A process outlived its file (it is named by its group's cgroup.procs); the group stays.
   }
+}
+
+// After the groups' processes went: a Chrome killed with its file may still have been writing its
+// profile there. Its removal never fails the run (what failed is the files' to say): a folder
+// left behind is named, and the system's temp cleaning takes it.
+try {
+  rmSync(cpuDir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
+} catch (error) {
+  console.log(`=== the run's temp folder ${cpuDir} was left behind: ${error.message}`);
 }
 
 if (tier === 'all') {
