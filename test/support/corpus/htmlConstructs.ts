@@ -33,6 +33,8 @@ export const htmlConstructs: CorpusPage = {
 <button type="button" id="open">Give feedback</button>
 <dialog id="feedback" aria-labelledby="fb-title"><h2 id="fb-title">Feedback</h2><form method="dialog"><label>Comment <textarea name="comment"></textarea></label><button value="sent">Send</button></form></dialog>
 <script>
+// Unset until the dialog closes: without it, window.feedback is the dialog element itself (named access).
+var feedback;
 const dialog = document.getElementById('feedback');
 document.getElementById('open').addEventListener('click', () => dialog.showModal());
 dialog.addEventListener('close', () => { window.feedback = {result: dialog.returnValue, comment: dialog.querySelector('textarea').value}; });
