@@ -28,7 +28,9 @@ export class DevToolsConnection {
    * styles: DevTools' CSS model asks for it only once the styles answered
    * (CSSModel.getMatchedStyles), a round trip of its own on every
    * get_css_styles. Its answer does not depend on the element; it serves the
-   * model's next ask only.
+   * model's ask right after the styles only: any other command first drops
+   * it (a lookup that failed, the next call's), so no later ask, after an
+   * emulation change say, gets an old answer.
    */
   #environment: Promise<Answer> | undefined;
   readonly #unsubscribe: Array<() => void>;
@@ -52,15 +54,10 @@ export class DevToolsConnection {
     if (sessionId !== undefined && sessionId !== this.session.id) {
       return {error: {code: -32001, message: `Unknown session ${sessionId}`}};
     }
-    if (method === 'CSS.getEnvironmentVariables' && this.#environment) {
-      const asked = this.#environment;
-      this.#environment = undefined;
-      return asked;
-    }
-    if (method === 'CSS.getMatchedStylesForNode') {
-      this.#environment = this.#send('CSS.getEnvironmentVariables', {});
-    }
-    return this.#send(method, params);
+    const asked = this.#environment;
+    this.#environment =
+      method === 'CSS.getMatchedStylesForNode' ? this.#send('CSS.getEnvironmentVariables', {}) : undefined;
+    return method === 'CSS.getEnvironmentVariables' && asked ? asked : this.#send(method, params);
   }
 
   async #send(method: string, params: object | undefined): Promise<Answer> {
